@@ -1,0 +1,25 @@
+"""Storage engines behind :class:`~langgraph_memory.MemoryStore`. Private: free to change."""
+
+from langgraph_memory._backends._base import (
+    DENSE,
+    SCHEMA_VERSION,
+    SPARSE,
+    Backend,
+    DenseQuery,
+    Hit,
+    SparseQuery,
+    StoredPoint,
+    Where,
+)
+
+__all__ = [
+    "DENSE",
+    "SCHEMA_VERSION",
+    "SPARSE",
+    "Backend",
+    "DenseQuery",
+    "Hit",
+    "SparseQuery",
+    "StoredPoint",
+    "Where",
+]

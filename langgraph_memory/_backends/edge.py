@@ -1,0 +1,255 @@
+"""Qdrant Edge: Qdrant's engine in-process, one shard in a directory. The embedded default."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import uuid
+from pathlib import Path
+from typing import Any, Sequence
+
+import qdrant_edge as qe
+
+from langgraph_memory._backends._base import (
+    DENSE,
+    FLOAT_FIELDS,
+    KEYWORD_FIELDS,
+    SPARSE,
+    DenseQuery,
+    Hit,
+    SparseQuery,
+    StoredPoint,
+    Where,
+)
+from langgraph_memory.errors import SchemaMismatchError, StoreLockedError
+
+META_FILE = "langgraph_memory.json"
+SHARD_DIR = "shard"
+
+
+def _condition_list(where: Where) -> tuple[list[Any], list[Any]]:
+    must: list[Any] = []
+    must_not: list[Any] = []
+
+    def keyword(key: str, values: tuple[str, ...] | None) -> None:
+        if values is None:
+            return
+        if len(values) == 1:
+            must.append(qe.FieldCondition(key=key, match=qe.MatchValue(values[0])))
+        else:
+            must.append(qe.FieldCondition(key=key, match=qe.MatchAny(list(values))))
+
+    if where.namespace is not None:
+        keyword("namespace", (where.namespace,))
+    if where.namespace_prefix is not None:
+        keyword("ns_prefixes", (where.namespace_prefix,))
+    if where.status is not None:
+        keyword("status", (where.status,))
+    if where.ids is not None:
+        must.append(qe.HasIdCondition(set(where.ids)))
+    keyword("kind", where.kinds)
+    keyword("memory_type", where.memory_types)
+    keyword("category", where.categories)
+    keyword("subjects", where.subjects)
+    if where.min_importance is not None:
+        must.append(qe.FieldCondition(key="importance", range=qe.RangeFloat(gte=where.min_importance)))
+    if where.updated_since is not None:
+        must.append(qe.FieldCondition(key="updated_at", range=qe.RangeFloat(gte=where.updated_since)))
+    if where.created_since is not None or where.created_until is not None:
+        must.append(
+            qe.FieldCondition(
+                key="created_at", range=qe.RangeFloat(gte=where.created_since, lte=where.created_until)
+            )
+        )
+    if where.alive_at is not None:
+        must.append(
+            qe.Filter(
+                should=[
+                    qe.IsNullCondition("expires_at"),
+                    qe.FieldCondition(key="expires_at", range=qe.RangeFloat(gt=where.alive_at)),
+                ]
+            )
+        )
+    if where.expired_at is not None:
+        must.append(qe.FieldCondition(key="expires_at", range=qe.RangeFloat(lte=where.expired_at)))
+    if where.any_of:
+        must.append(qe.Filter(should=[to_filter(sub) for sub in where.any_of]))
+    return must, must_not
+
+
+def to_filter(where: Where) -> qe.Filter:
+    must, must_not = _condition_list(where)
+    return qe.Filter(must=must or None, must_not=must_not or None)
+
+
+def _point(record: Any, with_vectors: bool) -> StoredPoint:
+    dense = sparse = None
+    if with_vectors and record.vector:
+        dense = list(record.vector.get(DENSE) or []) or None
+        sv = record.vector.get(SPARSE)
+        if sv is not None:
+            sparse = (list(sv.indices), list(sv.values))
+    return StoredPoint(id=str(record.id), payload=dict(record.payload or {}), dense=dense, sparse=sparse)
+
+
+class EdgeBackend:
+    """One Qdrant Edge shard under ``path``; the schema meta lives beside it in a JSON file."""
+
+    name = "edge"
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._shard: qe.EdgeShard | None = None
+        # Edge is thread-safe; this only orders open/close against in-flight calls.
+        self._lifecycle = threading.Lock()
+
+    @property
+    def shard(self) -> qe.EdgeShard:
+        if self._shard is None:
+            raise RuntimeError("the memory store is closed")
+        return self._shard
+
+    def setup(self, *, dim: int, meta: dict[str, Any]) -> dict[str, Any]:
+        meta_path = self.path / META_FILE
+        shard_path = self.path / SHARD_DIR
+        stored = json.loads(meta_path.read_text()) if meta_path.exists() else None
+        if stored is not None and stored.get("dim") != dim:
+            raise SchemaMismatchError(
+                f"{self.path} holds {stored.get('dim')}-dimensional vectors from "
+                f"{stored.get('embedder')!r}; the embedder given makes {dim}. Open it with the "
+                "same embedder, or use another path."
+            )
+        config = qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        )
+        try:
+            if stored is not None and shard_path.exists():
+                self._shard = qe.EdgeShard.load(str(shard_path))
+            else:
+                self.path.mkdir(parents=True, exist_ok=True)
+                self._shard = qe.EdgeShard.create(str(shard_path), config)
+                self._create_indexes()
+        except Exception as exc:  # the binding raises a bare Exception
+            if "WAL" in str(exc) or "WouldBlock" in str(exc) or "lock" in str(exc).lower():
+                raise StoreLockedError(
+                    f"{self.path} is already open (in this process or another); close the "
+                    "other MemoryStore first, or share one store between threads."
+                ) from exc
+            raise
+        if stored is None:
+            stored = dict(meta, dim=dim)
+            tmp = meta_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(stored, indent=2))
+            tmp.replace(meta_path)
+        return stored
+
+    def _create_indexes(self) -> None:
+        shard = self.shard
+        shard.update(
+            qe.UpdateOperation.create_field_index("namespace", qe.KeywordIndexParams(is_tenant=True))
+        )
+        for name in KEYWORD_FIELDS:
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+        for name in FLOAT_FIELDS:
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Float))
+        shard.update(qe.UpdateOperation.create_field_index("content", qe.PayloadSchemaType.Text))
+
+    def upsert(self, points: Sequence[StoredPoint]) -> None:
+        if not points:
+            return
+        edge_points = []
+        for p in points:
+            vector: dict[str, Any] = {}
+            if p.dense is not None:
+                vector[DENSE] = p.dense
+            if p.sparse is not None:
+                vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
+            edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
+        self.shard.update(qe.UpdateOperation.upsert_points(edge_points))
+
+    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
+        if not ids:
+            return []
+        records = self.shard.retrieve(
+            [uuid.UUID(i) for i in ids], with_payload=True, with_vector=with_vectors
+        )
+        return [_point(r, with_vectors) for r in records]
+
+    def query_batch(self, queries: Sequence[DenseQuery | SparseQuery]) -> list[list[Hit]]:
+        requests = []
+        for q in queries:
+            if isinstance(q, DenseQuery):
+                vector: Any = q.vector
+                using = DENSE
+            else:
+                vector = qe.SparseVector(indices=q.indices, values=q.values)
+                using = SPARSE
+            requests.append(
+                qe.QueryRequest(
+                    limit=q.limit,
+                    query=qe.Query.Nearest(vector, using=using),
+                    filter=to_filter(q.where),
+                    with_payload=True,
+                    with_vector=[DENSE] if q.with_vectors else False,
+                )
+            )
+        results = self.shard.query_batch(qe.QueryBatchRequest(requests))
+        return [
+            [Hit(_point(r, q.with_vectors), float(r.score)) for r in rows]
+            for q, rows in zip(queries, results)
+        ]
+
+    def scroll(
+        self,
+        where: Where,
+        *,
+        limit: int,
+        order_by: str | None = None,
+        descending: bool = True,
+        with_vectors: bool = False,
+        offset: Any = None,
+    ) -> tuple[list[StoredPoint], Any]:
+        order = None
+        if order_by is not None:
+            direction = qe.Direction.Desc if descending else qe.Direction.Asc
+            order = qe.OrderBy(order_by, direction=direction)
+        records, next_offset = self.shard.scroll(
+            qe.ScrollRequest(
+                offset=uuid.UUID(offset) if isinstance(offset, str) else offset,
+                limit=limit,
+                filter=to_filter(where),
+                with_payload=True,
+                with_vector=with_vectors,
+                order_by=order,
+            )
+        )
+        return [_point(r, with_vectors) for r in records], (
+            None if next_offset is None else str(next_offset)
+        )
+
+    def count(self, where: Where) -> int:
+        return self.shard.count(qe.CountRequest(exact=True, filter=to_filter(where)))
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        if ids:
+            self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            self.shard.update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
+
+    def delete_where(self, where: Where) -> int:
+        flt = to_filter(where)
+        n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
+        if n:
+            self.shard.update(qe.UpdateOperation.delete_points_by_filter(flt))
+        return n
+
+    def close(self) -> None:
+        with self._lifecycle:
+            if self._shard is not None:
+                self._shard.flush()
+                self._shard.close()
+                self._shard = None

