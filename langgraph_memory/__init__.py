@@ -13,9 +13,40 @@ from langgraph_memory.errors import (
     StoreLockedError,
 )
 from langgraph_memory.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
+from langgraph_memory.injection import InjectionConfig
 from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
 
+# The LangGraph face (layer 5) loads on first use, so the store alone stays light to import.
+_LAZY = {
+    "MemoryPrehook": "langgraph_memory.hooks",
+    "MemoryPosthook": "langgraph_memory.hooks",
+    "MemoryState": "langgraph_memory.hooks",
+    "with_memories": "langgraph_memory.hooks",
+    "memory_tools": "langgraph_memory.tools",
+    "MemoryMiddleware": "langgraph_memory.middleware",
+    "build_memory_graph": "langgraph_memory.graph",
+    "react_agent_hooks": "langgraph_memory.graph",
+}
+
+
+def __getattr__(name: str):  # noqa: ANN202
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'langgraph_memory' has no attribute {name!r}")
+
+
 __all__ = [
+    "InjectionConfig",
+    "MemoryMiddleware",
+    "MemoryPosthook",
+    "MemoryPrehook",
+    "MemoryState",
+    "build_memory_graph",
+    "memory_tools",
+    "react_agent_hooks",
+    "with_memories",
     "Bm25SparseEmbeddings",
     "DEFAULT_IMPORTANCE",
     "DedupPolicy",

@@ -525,15 +525,16 @@ class MemoryStore:
         self,
         *,
         namespace: Namespace,
-        since: str | timedelta | datetime = "6h",
+        since: str | timedelta | datetime | None = "6h",
         limit: int = 10,
         kinds: str | Sequence[str] | None = None,
         with_vectors: bool = False,
     ) -> list[Memory]:
         """Live memories created or updated since ``since`` (``"6h"``, a timedelta or a
-        datetime), newest first. This answers "what did we talk about?"."""
+        datetime; ``None``: any time), newest first. This answers "what did we talk about?"."""
         where = self._filters(namespace, kinds)
-        where = Where(**{**where.__dict__, "updated_since": parse_since(since).timestamp()})
+        if since is not None:
+            where = Where(**{**where.__dict__, "updated_since": parse_since(since).timestamp()})
         points, _ = self._backend.scroll(where, limit=limit, order_by="updated_at", with_vectors=with_vectors)
         return [Memory.from_payload(p.id, p.payload) for p in points]
 

@@ -1,0 +1,382 @@
+"""The pre-hook and post-hook nodes, the thread state they share, and the user's scope.
+
+A graph with memory runs ``MemoryPrehook`` before the model, renders the injected
+memories into the model's input with :func:`with_memories` (never into the thread's
+``messages``), and runs ``MemoryPosthook`` once the model has answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import string
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Callable, Mapping, Sequence
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import MessagesState
+from typing_extensions import Annotated, NotRequired
+
+from langgraph_memory.errors import LangGraphMemoryError
+from langgraph_memory.injection import (
+    Injection,
+    InjectionConfig,
+    MemoryLedger,
+    VectorCache,
+    aselect_memories,
+    render_memories,
+    select_memories,
+)
+from langgraph_memory.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.records import Namespace
+from langgraph_memory.store import MemoryStore
+
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "MemoryPosthook",
+    "MemoryPrehook",
+    "MemoryScopeError",
+    "MemoryState",
+    "memory_prompt",
+    "merge_memory",
+    "resolve_namespace",
+    "with_memories",
+]
+
+logger = logging.getLogger("langgraph_memory")
+
+DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
+"""Where a user's memories live; placeholders come from the runtime, never the model."""
+
+
+class MemoryScopeError(LangGraphMemoryError):
+    """The runtime does not say whose memories these are (no ``user_id``)."""
+
+
+def merge_memory(left: MemoryLedger | None, right: MemoryLedger | Mapping[str, Any] | None) -> MemoryLedger:
+    """Reducer of the ``memory`` state key.
+
+    Nodes write the whole ledger; tools send small notes instead, because several tool
+    calls can finish in one step: ``{"remembered": [ids]}`` marks memories the model just
+    stored as already known this turn, ``{"forgotten": [ids]}`` takes deleted or
+    superseded memories out of the model's view.
+    """
+    left = left or {}
+    if not right:
+        return left
+    if "remembered" not in right and "forgotten" not in right:
+        return right  # type: ignore[return-value]
+    merged: MemoryLedger = {**left}  # type: ignore[typeddict-item]
+    turn = int(left.get("turn", 0)) + 1
+    remembered = list(right.get("remembered", ()))
+    forgotten = set(right.get("forgotten", ()))
+    merged["injected"] = {
+        **{k: v for k, v in left.get("injected", {}).items() if k not in forgotten},
+        **{i: turn for i in remembered},
+    }
+    merged["buffer"] = [i for i in left.get("buffer", []) if i not in forgotten] + remembered
+    merged["context"] = [e for e in left.get("context", []) if e["id"] not in forgotten]
+    merged["latest"] = [e for e in left.get("latest", []) if e["id"] not in forgotten]
+    return merged
+
+
+class MemoryState(MessagesState):
+    """Graph state with memory: ``messages`` plus the thread's injection ledger."""
+
+    memory: Annotated[NotRequired[MemoryLedger], merge_memory]
+    """What the pre-hook injected and when; visible in LangGraph Studio."""
+
+
+def _lookup(source: Any, key: str) -> Any:
+    if source is None:
+        return None
+    if isinstance(source, Mapping):
+        return source.get(key)
+    return getattr(source, key, None)
+
+
+def resolve_namespace(
+    template: Sequence[str],
+    *,
+    config: RunnableConfig | None = None,
+    context: Any = None,
+) -> Namespace:
+    """Fill a namespace template such as ``("memories", "{user_id}")``.
+
+    Values come from the runtime context (a dict or an object) first, then from
+    ``config["configurable"]``. A missing value is an error: memories must never fall
+    back to a shared namespace.
+    """
+    configurable = (config or {}).get("configurable", {}) or {}
+    parts = []
+    for part in template:
+        fields = [f for _, f, _, _ in string.Formatter().parse(part) if f]
+        values = {}
+        for name in fields:
+            value = _lookup(context, name)
+            if value is None:
+                value = configurable.get(name)
+            if value is None or not str(value).strip():
+                raise MemoryScopeError(
+                    f"no {name!r} for the memory namespace {tuple(template)}: pass it in the "
+                    f"runtime context (context={{'{name}': ...}}) or in "
+                    f"config['configurable']['{name}']"
+                )
+            values[name] = str(value)
+        parts.append(part.format(**values))
+    return tuple(parts)
+
+
+def _text(message: BaseMessage) -> str:
+    return message.text if hasattr(message, "text") and not callable(message.text) else str(message.content)
+
+
+def default_should_inject(message: BaseMessage, skip_sources: frozenset[str]) -> bool:
+    """Human messages start an injection unless they come from a skipped source (a
+    ``source`` in ``additional_kwargs`` or the message ``name``, e.g. ``"system"``)."""
+    if not isinstance(message, HumanMessage):
+        return False
+    source = message.additional_kwargs.get("source") or message.name
+    return source not in skip_sources
+
+
+def human_burst(
+    messages: Sequence[BaseMessage], should_inject: Callable[[BaseMessage], bool]
+) -> list[BaseMessage]:
+    """The human messages at the end of the thread since the last AI or tool message:
+    a burst is answered by one injection and one query embedding."""
+    burst: list[BaseMessage] = []
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            if should_inject(message):
+                burst.append(message)
+            continue
+        break
+    return list(reversed(burst))
+
+
+def _message_key(messages: Sequence[BaseMessage], message: BaseMessage) -> str:
+    return message.id or f"index:{len(messages)}"
+
+
+class MemoryPrehook:
+    """Graph node that chooses the memories to inject before the model answers.
+
+    It acts only when new human input arrived since its last injection (tool results and
+    system messages start nothing); a burst of human messages is one query, embedded once.
+    It writes the ledger to the ``memory`` state key; the model's input is then rendered
+    with :func:`with_memories`.
+
+    Args:
+        store: the :class:`~langgraph_memory.MemoryStore`.
+        namespace: namespace template; placeholders (``{user_id}``, ``{agent_id}``,
+            ``{channel_id}``) are filled from the runtime context or ``configurable``.
+        config: selection settings; override per run with
+            ``config["configurable"]["memory_config"] = {...field: value}``.
+        skip_sources: human-message sources that start no injection.
+        should_inject: replaces the rule deciding which messages count as new input.
+    """
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        namespace: Sequence[str] = DEFAULT_NAMESPACE,
+        config: InjectionConfig | None = None,
+        skip_sources: Sequence[str] = ("system",),
+        should_inject: Callable[[BaseMessage], bool] | None = None,
+    ) -> None:
+        self.store = store
+        self.namespace = tuple(namespace)
+        self.config = config or InjectionConfig()
+        skipped = frozenset(skip_sources)
+        self.should_inject = should_inject or (lambda m: default_should_inject(m, skipped))
+        self.cache = VectorCache()
+        self.last_injection: Injection | None = None
+        """The last decision, with the counts of what was dropped and why (for debugging)."""
+
+    def _plan(
+        self, state: Mapping[str, Any], config: RunnableConfig | None, context: Any
+    ) -> tuple[MemoryLedger, list[BaseMessage], Namespace, InjectionConfig] | None:
+        ledger: MemoryLedger = state.get("memory") or {}
+        messages = state.get("messages", [])
+        burst = human_burst(messages, self.should_inject)
+        if not burst or _message_key(messages, burst[-1]) == ledger.get("last_human_id"):
+            return None
+        namespace = resolve_namespace(self.namespace, config=config, context=context)
+        overrides = ((config or {}).get("configurable") or {}).get("memory_config")
+        settings = self.config.replace(**overrides) if overrides else self.config
+        return ledger, burst, namespace, settings
+
+    def _update(
+        self, ledger: MemoryLedger, burst: list[BaseMessage], messages: Sequence[BaseMessage],
+        injection: Injection, settings: InjectionConfig,
+    ) -> dict[str, Any]:
+        self.last_injection = injection
+        turn = int(ledger.get("turn", 0)) + 1
+        latest = [c.entry(turn) for c in injection.chosen]
+        fresh = {e["id"] for e in latest}
+        kept = [
+            e for e in ledger.get("context", [])
+            if turn - e["turn"] < settings.reinject_after_turns and e["id"] not in fresh
+        ]
+        return {
+            "memory": {
+                **ledger,
+                "turn": int(ledger.get("turn", 0)),
+                "last_human_id": _message_key(messages, burst[-1]),
+                "context": kept + latest,
+                "latest": latest,
+                "query": injection.query,
+                "pending": True,
+            }
+        }
+
+    def __call__(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
+        plan = self._plan(state, config, getattr(runtime, "context", None))
+        if plan is None:
+            return None
+        ledger, burst, namespace, settings = plan
+        query = "\n".join(_text(m) for m in burst)
+        injection = select_memories(
+            self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
+        )
+        return self._update(ledger, burst, state["messages"], injection, settings)
+
+    async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
+        """Async twin of calling the node."""
+        plan = self._plan(state, config, getattr(runtime, "context", None))
+        if plan is None:
+            return None
+        ledger, burst, namespace, settings = plan
+        query = "\n".join(_text(m) for m in burst)
+        injection = await aselect_memories(
+            self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
+        )
+        return self._update(ledger, burst, state["messages"], injection, settings)
+
+
+class MemoryPosthook:
+    """Graph node that closes the turn once the model has answered.
+
+    It advances the turn counter, records the ids injected this turn (and bounds the
+    semantic buffer), then counts the injection on each memory in a background thread so
+    the reply is not delayed. It does nothing while the model is still calling tools.
+
+    Args:
+        store: the :class:`~langgraph_memory.MemoryStore`.
+        namespace: the same template as the pre-hook's.
+        max_semantic_buffer: how many injected ids the semantic buffer keeps.
+        background: record statistics off the hot path (``False``: before returning).
+    """
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        namespace: Sequence[str] = DEFAULT_NAMESPACE,
+        max_semantic_buffer: int = 100,
+        background: bool = True,
+    ) -> None:
+        self.store = store
+        self.namespace = tuple(namespace)
+        self.max_semantic_buffer = max_semantic_buffer
+        self.background = background
+        self._executor: ThreadPoolExecutor | None = None
+        self._pending: list[Future[None]] = []
+        self._guard = threading.Lock()
+
+    def _close(self, state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
+        ledger: MemoryLedger = state.get("memory") or {}
+        messages = state.get("messages", [])
+        if not ledger.get("pending"):
+            return None
+        if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
+            return None  # the model is still working through tools
+        turn = int(ledger.get("turn", 0)) + 1
+        ids = [e["id"] for e in ledger.get("latest", [])]
+        injected = {**ledger.get("injected", {}), **{i: turn for i in ids}}
+        buffer = [i for i in ledger.get("buffer", []) if i not in ids] + ids
+        closed = {
+            **ledger,
+            "turn": turn,
+            "injected": injected,
+            "buffer": buffer[-self.max_semantic_buffer :],
+            "pending": False,
+        }
+        return {"memory": closed}, ids
+
+    def _record(self, ids: list[str], namespace: Namespace) -> None:
+        if not ids:
+            return
+        if not self.background:
+            self.store.record_access(ids, namespace=namespace, injected=True)
+            return
+        with self._guard:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-stats")
+            future = self._executor.submit(self.store.record_access, ids, namespace=namespace, injected=True)
+            future.add_done_callback(_log_failure)
+            self._pending = [f for f in self._pending if not f.done()] + [future]
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the statistics recorded so far are written (tests, shutdown)."""
+        for future in list(self._pending):
+            future.result(timeout=timeout)
+
+    def __call__(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
+        closed = self._close(state)
+        if closed is None:
+            return None
+        update, ids = closed
+        namespace = resolve_namespace(self.namespace, config=config, context=getattr(runtime, "context", None))
+        self._record(ids, namespace)
+        return update
+
+    async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
+        """Async twin of calling the node."""
+        if not self.background:
+            return await asyncio.to_thread(self, state, config, runtime)
+        return self(state, config, runtime)
+
+
+def _log_failure(future: Future[None]) -> None:
+    if future.exception() is not None:
+        logger.warning("could not record memory statistics: %s", future.exception())
+
+
+def memory_prompt(
+    state: Mapping[str, Any],
+    *,
+    base: str | None = None,
+    instructions: str | None = MEMORY_INSTRUCTIONS,
+) -> str:
+    """The system prompt with memory: ``base``, the memory instructions, then the block of
+    memories the model should see now (rendered from ``state["memory"]``)."""
+    ledger: MemoryLedger = state.get("memory") or {}
+    parts = [base, instructions, render_memories(ledger.get("context", []))]
+    return "\n\n".join(p for p in parts if p)
+
+
+def with_memories(
+    messages: Sequence[BaseMessage],
+    state: Mapping[str, Any],
+    *,
+    system_prompt: str | None = None,
+    instructions: str | None = MEMORY_INSTRUCTIONS,
+) -> list[BaseMessage]:
+    """The model's input for this call: one system message (the thread's own system
+    message if any, ``system_prompt``, the memory instructions and the injected block)
+    followed by the thread's other messages.
+
+    The block is built from ``state["memory"]`` on every call and never stored in the
+    thread, so the checkpointed ``messages`` stay exactly what was said.
+    """
+    rest = list(messages)
+    bases = [_text(rest.pop(0))] if rest and isinstance(rest[0], SystemMessage) else []
+    if system_prompt:
+        bases.append(system_prompt)
+    text = memory_prompt(state, base="\n\n".join(bases) or None, instructions=instructions)
+    return ([SystemMessage(text)] if text else []) + rest
