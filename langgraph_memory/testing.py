@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 __all__ = ["ScriptedChatModel", "tool_call"]
@@ -26,7 +26,8 @@ def tool_call(name: str, args: dict[str, Any], call_id: str | None = None) -> di
 
 
 class ScriptedChatModel(FakeMessagesListChatModel):
-    """Answers with ``responses`` in order (then starts over) and records its inputs.
+    """Answers with ``responses`` in order and records its inputs; running out of scripted
+    replies is an error, so a test never silently reuses an old answer.
 
     ``bind_tools`` returns the model itself, so it works wherever a tool-calling model is
     expected: ``create_agent``, ``create_react_agent``, or a hand-written model node.
@@ -46,7 +47,14 @@ class ScriptedChatModel(FakeMessagesListChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         self.received.append(list(messages))
-        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        if self.i >= len(self.responses):
+            raise IndexError(
+                f"ScriptedChatModel was called {len(self.received)} times but has "
+                f"{len(self.responses)} scripted replies; add more with .say(...)"
+            )
+        reply = self.responses[self.i]
+        self.i += 1
+        return ChatResult(generations=[ChatGeneration(message=reply)])
 
     def say(self, *messages: AIMessage | str) -> "ScriptedChatModel":
         """Append scripted replies; a string becomes a plain ``AIMessage``."""

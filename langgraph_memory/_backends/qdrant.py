@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import warnings
 from typing import Any, Iterator, Sequence
 
 from qdrant_client import QdrantClient, models
@@ -131,16 +132,19 @@ class QdrantClientBackend:
                 sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
                 metadata=stored,
             )
-            self.client.create_payload_index(
-                self.collection,
-                "namespace",
-                models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
-            )
-            for name in KEYWORD_FIELDS:
-                self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.KEYWORD)
-            for name in FLOAT_FIELDS:
-                self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.FLOAT)
-            self.client.create_payload_index(self.collection, "content", models.PayloadSchemaType.TEXT)
+            with warnings.catch_warnings():
+                # Local mode ignores payload indexes and says so; a server uses them.
+                warnings.simplefilter("ignore", UserWarning)
+                self.client.create_payload_index(
+                    self.collection,
+                    "namespace",
+                    models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
+                )
+                for name in KEYWORD_FIELDS:
+                    self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.KEYWORD)
+                for name in FLOAT_FIELDS:
+                    self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.FLOAT)
+                self.client.create_payload_index(self.collection, "content", models.PayloadSchemaType.TEXT)
             return stored
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
