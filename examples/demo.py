@@ -1,0 +1,132 @@
+"""The Mickael story (seed 000) on an agent with long-term memory, offline.
+
+The store (embedded Qdrant Edge), the embeddings (all-MiniLM-L6-v2) and the LangGraph graph
+are real; only the model's words are scripted. Each turn prints what the pre-hook injected
+and why, and what the memory tools stored, updated or deleted.
+
+    python examples/demo.py                # scripted replay, no key, no server
+    python examples/demo.py --chat         # talk to ChatOpenAI (needs OPENAI_API_KEY)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from langgraph_memory import MemoryStore, build_memory_graph, offline_embeddings
+from langgraph_memory.testing import ScriptedChatModel, tool_call
+
+USER = "mickael"
+
+
+def store_call(content: str, subjects: list[str], **extra: Any) -> AIMessage:
+    return AIMessage("", tool_calls=[tool_call("store_memory", {"content": content, "subjects": subjects, **extra})])
+
+
+# (thread, what the user says, what the scripted model does). A callable builds the model's
+# move from the store, the way a real model would read an id from the injected block.
+STORY: list[tuple[str, str, list[Any]]] = [
+    ("monday", "hello ! je suis dev, enfin Mickael", [
+        store_call("dev s'appelle en réalité Mickael", ["mickael", "dev"], memory_type="identity"),
+        "Salut Mickael ! Tu vas retourner skier bientôt ?"]),
+    ("monday", "non je me suis cassé l'épaule", [
+        store_call("Mickael s'est cassé l'épaule", ["mickael", "blessure"]),
+        "Ah mince ! C'était quand ?"]),
+    ("monday", "la semaine dernière, le 10 janvier", [
+        store_call("Mickael s'est cassé l'épaule le 10 janvier 2026", ["mickael", "blessure"]),
+        "Repose-toi bien !"]),
+    ("monday", "mon frère David habite à Ordizan", [
+        store_call("David, le frère de Mickael, habite à Ordizan", ["david", "mickael"]),
+        "Ordizan, dans les Pyrénées ? Joli coin."]),
+    ("monday", "et en plus je suis malade", [
+        store_call("Mickael est malade", ["mickael", "santé"], ttl="7d"),
+        "Double peine… soigne-toi bien."]),
+    ("monday", "Non en fait David a déménagé à Toulouse", [
+        store_call("David, le frère de Mickael, a déménagé à Toulouse", ["david", "mickael"]),
+        "Noté, David est à Toulouse maintenant."]),
+    ("tuesday", "on a parlé de quoi avant ?", [
+        "On a parlé de ton épaule cassée le 10 janvier, de ta maladie, et de David qui vit maintenant à Toulouse."]),
+    ("tuesday", "oublie que je suis malade, c'est fini", [
+        lambda store: AIMessage("", tool_calls=[tool_call("delete_memory", {
+            "id": store.search("Mickael est malade", namespace=("memories", USER), limit=1)[0].memory.id,
+            "reason": "Mickael est guéri"})]),
+        "C'est oublié, et tant mieux !"]),
+    ("tuesday", "tu sais que tu peux lire le Lobby maintenant ?", [
+        AIMessage("", tool_calls=[tool_call("store_self", {"content": "Je peux lire les messages du Lobby",
+                                                           "category": "capability"})]),
+        "Oh cool, je ne savais pas !"]),
+]
+
+
+def show_turn(thread: str, turn: int, said: str, out: dict[str, Any], before: int) -> None:
+    ledger = out.get("memory") or {}
+    print(f"\n── {thread} · turn {turn} " + "─" * 50)
+    print(f"  you    : {said}")
+    latest = ledger.get("latest") or []
+    if not latest:
+        seen = len(ledger.get("context") or [])
+        print(f"  inject : nothing new ({seen} memories still in view)")
+    for entry in latest:
+        print(f"  inject : {entry['content']!r}  ← {entry['reason']}")
+    for message in out["messages"][before:]:
+        if isinstance(message, ToolMessage):
+            print(f"  memory : {message.name}: {message.content}")
+    print(f"  agent  : {out['messages'][-1].content}")
+
+
+def replay(store: MemoryStore) -> None:
+    model = ScriptedChatModel(responses=[])
+    graph = build_memory_graph(model, store, checkpointer=InMemorySaver(), background_stats=False)
+    turns: dict[str, int] = {}
+    for thread, said, moves in STORY:
+        model.say(*[move(store) if callable(move) else move for move in moves])
+        cfg = {"configurable": {"thread_id": thread, "user_id": USER}}
+        before = len(graph.get_state(cfg).values.get("messages", [])) + 1
+        out = graph.invoke({"messages": [HumanMessage(said)]}, cfg)
+        turns[thread] = turns.get(thread, 0) + 1
+        show_turn(thread, turns[thread], said, out, before)
+    live = store.search("Mickael David épaule", namespace=("memories", USER), limit=20)
+    print("\nWhat the store now knows about Mickael:")
+    for hit in sorted(live, key=lambda h: h.memory.created_at):
+        m = hit.memory
+        print(f"  - [{m.kind}/{m.category or m.memory_type}] {m.content}")
+    shoulder = next(h.memory for h in live if "épaule" in h.memory.content)
+    print("History of the shoulder fact:", " → ".join(repr(m.content) for m in store.history(shoulder.id, namespace=("memories", USER))))
+
+
+def chat(store: MemoryStore) -> None:
+    from langchain_openai import ChatOpenAI
+
+    graph = build_memory_graph(ChatOpenAI(model=os.environ.get("OPENAI_MODEL", "gpt-4o-mini")), store,
+                               checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": "chat", "user_id": USER}}
+    print("Chat with memory (empty line to quit).")
+    while (said := input("you> ").strip()):
+        before = len(graph.get_state(cfg).values.get("messages", [])) + 1
+        show_turn("chat", 0, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chat", action="store_true", help="talk to ChatOpenAI instead of replaying the script")
+    parser.add_argument("--path", help="store directory (default: a fresh temporary one)")
+    args = parser.parse_args(argv)
+    if args.chat and not os.environ.get("OPENAI_API_KEY"):
+        print("--chat needs OPENAI_API_KEY; without it, run the scripted replay.", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as scratch:
+        path = args.path or os.path.join(scratch, "memory")
+        # The scripted replay uses the offline embedder so its dedup decisions are reproducible.
+        with MemoryStore.open(path, embeddings=None if args.chat else offline_embeddings()) as store:
+            chat(store) if args.chat else replay(store)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
