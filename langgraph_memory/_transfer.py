@@ -1,0 +1,331 @@
+"""Export and import of a memory store as JSON Lines: an exact copy, history and vectors included.
+
+Format (version 1), UTF-8, one JSON object per line:
+
+* line 1, the header::
+
+    {"langgraph_memory_export": 1, "embedder": "all-MiniLM-L6-v2", "dim": 384,
+     "schema_version": 1, "count": 1234}
+
+  ``count`` (how many records follow) is optional; when present, import checks it, so a
+  truncated file is refused rather than half imported.
+
+* then one line per stored record, live, superseded and expired alike::
+
+    {"id": "<uuid>", "payload": {...}, "dense": [0.01, ...], "sparse": {"indices": [...],
+     "values": [...]}}
+
+  ``payload`` is the record exactly as stored (see :meth:`Memory.to_payload`): content,
+  namespace key, status, the ``supersedes``/``superseded_by`` links of its history, times
+  as epoch seconds. ``dense`` has ``dim`` floats; ``sparse`` is the BM25 vector, or
+  ``null`` when the text had no indexable term. Floats are written with Python's shortest
+  exact repr, so vectors come back bit for bit.
+
+Blank lines are ignored. Import validates every line before writing anything; the first
+problem is reported as ``line N: what is wrong``. Records are then upserted by id, so
+importing into a store that already holds some of the ids replaces those records.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, TextIO
+
+from langgraph_memory._backends import SCHEMA_VERSION, StoredPoint
+from langgraph_memory.errors import LangGraphMemoryError
+from langgraph_memory.records import (
+    DEFAULT_IMPORTANCE,
+    KIND_CATEGORIES,
+    Namespace,
+    namespace_from_key,
+    namespace_key,
+)
+
+__all__ = ["FORMAT_VERSION", "ImportFormatError", "TransferSummary", "export_jsonl", "import_jsonl"]
+
+HEADER_KEY = "langgraph_memory_export"
+FORMAT_VERSION = 1
+RECORD_KEYS = frozenset({"id", "payload", "dense", "sparse"})
+IMPORT_BATCH = 256
+
+Progress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``; phases: ``export``, ``validate`` (bytes), ``import``."""
+
+
+class ImportFormatError(LangGraphMemoryError, ValueError):
+    """A line of an export file is malformed; nothing was imported."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+        self.problem = problem
+
+
+@dataclass
+class TransferSummary:
+    """What an export or import moved."""
+
+    records: int = 0
+    live: int = 0
+    namespaces: set[str] = field(default_factory=set)
+    header: dict[str, Any] = field(default_factory=dict)
+
+
+# -- export -------------------------------------------------------------------------------
+
+
+def _dumps(obj: Any) -> str:
+    # allow_nan=False: NaN is not JSON; a store never holds it, and if it did the export
+    # must fail loudly rather than write a file its own import refuses.
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def export_jsonl(
+    store: Any, out: TextIO, *, namespace: Namespace | None = None, progress: Progress | None = None
+) -> TransferSummary:
+    """Write every record of ``store`` (or of ``namespace`` and below) to ``out``."""
+    total = store.count(namespace=namespace, include_superseded=True)
+    header = {
+        HEADER_KEY: FORMAT_VERSION,
+        "embedder": store.embedder,
+        "dim": store.dim,
+        "schema_version": store.meta.get("schema_version", SCHEMA_VERSION),
+        "count": total,
+    }
+    out.write(_dumps(header) + "\n")
+    summary = TransferSummary(header=header)
+    for point in store.iter_points(namespace=namespace, include_superseded=True, with_vectors=True):
+        sparse = None
+        if point.sparse is not None:
+            sparse = {"indices": list(point.sparse[0]), "values": list(point.sparse[1])}
+        out.write(_dumps({"id": point.id, "payload": point.payload, "dense": point.dense, "sparse": sparse}) + "\n")
+        summary.records += 1
+        summary.live += point.payload.get("status") == "live"
+        summary.namespaces.add(point.payload.get("namespace", ""))
+        if progress is not None:
+            progress("export", summary.records, max(total, summary.records))
+    if summary.records != total:
+        # Written while another process changed the store: the header's count is stale,
+        # and import would refuse the file. Say so now rather than then.
+        raise LangGraphMemoryError(
+            f"the store changed during export ({total} records counted, {summary.records} written); "
+            "export again while nothing writes to it"
+        )
+    return summary
+
+
+# -- validation ---------------------------------------------------------------------------
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_header(obj: Any, dim: int) -> str | None:
+    if not isinstance(obj, dict) or HEADER_KEY not in obj:
+        return f"not a langgraph-memory export: the first line must be the header {{\"{HEADER_KEY}\": {FORMAT_VERSION}, ...}}"
+    if obj[HEADER_KEY] != FORMAT_VERSION:
+        return f"export format version {obj[HEADER_KEY]!r} is not supported (expected {FORMAT_VERSION})"
+    if not isinstance(obj.get("dim"), int) or isinstance(obj.get("dim"), bool):
+        return "header: 'dim' must be an integer"
+    if obj["dim"] != dim:
+        return (
+            f"the export holds {obj['dim']}-dimensional vectors ({obj.get('embedder')!r}); "
+            f"this store uses {dim}: open it with the embedder the export was made with"
+        )
+    count = obj.get("count")
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 0):
+        return "header: 'count' must be a non-negative integer"
+    return None
+
+
+def _check_payload(payload: Any) -> str | None:
+    if not isinstance(payload, dict):
+        return "'payload' must be an object"
+    content = payload.get("content")
+    if not isinstance(content, str) or not content.strip():
+        return "payload.content must be a non-empty string"
+    key = payload.get("namespace")
+    if not isinstance(key, str) or not key or any(not part.strip() for part in namespace_from_key(key)):
+        return "payload.namespace must be a namespace key such as 'memories/alice'"
+    prefixes = payload.get("ns_prefixes")
+    expected = [namespace_key(namespace_from_key(key)[:i]) for i in range(1, len(namespace_from_key(key)) + 1)]
+    if prefixes is not None and prefixes != expected:
+        return f"payload.ns_prefixes {prefixes!r} does not match namespace {key!r} (expected {expected!r})"
+    if payload.get("status") not in ("live", "superseded"):
+        return f"payload.status must be 'live' or 'superseded', got {payload.get('status')!r}"
+    if payload.get("kind", "fact") not in KIND_CATEGORIES:
+        return f"payload.kind {payload.get('kind')!r} is not one of {sorted(KIND_CATEGORIES)}"
+    if payload.get("memory_type", "fact") not in DEFAULT_IMPORTANCE:
+        return f"payload.memory_type {payload.get('memory_type')!r} is not one of {list(DEFAULT_IMPORTANCE)}"
+    for name in ("created_at", "updated_at"):
+        if not _is_number(payload.get(name)):
+            return f"payload.{name} must be a time in epoch seconds"
+    for name in ("expires_at", "last_accessed_at"):
+        if payload.get(name) is not None and not _is_number(payload.get(name)):
+            return f"payload.{name} must be epoch seconds or null"
+    if "importance" in payload and not _is_number(payload["importance"]):
+        return "payload.importance must be a number"
+    for name in ("subjects", "supersedes"):
+        value = payload.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f"payload.{name} must be a list of strings"
+    if payload.get("superseded_by") is not None and not isinstance(payload.get("superseded_by"), str):
+        return "payload.superseded_by must be an id or null"
+    if not isinstance(payload.get("metadata", {}), dict):
+        return "payload.metadata must be an object"
+    return None
+
+
+def _check_record(obj: Any, dim: int) -> tuple[StoredPoint | None, str | None]:
+    """The record as a point ready to upsert, or the reason it is malformed."""
+    if not isinstance(obj, dict):
+        return None, "a record must be a JSON object"
+    missing = RECORD_KEYS - obj.keys()
+    if missing:
+        return None, f"missing key(s) {', '.join(sorted(missing))}"
+    extra = obj.keys() - RECORD_KEYS
+    if extra:
+        return None, f"unknown key(s) {', '.join(sorted(extra))}"
+    try:
+        point_id = str(uuid.UUID(obj["id"]))
+    except (ValueError, TypeError, AttributeError):
+        return None, f"id {obj['id']!r} is not a UUID"
+    problem = _check_payload(obj["payload"])
+    if problem:
+        return None, problem
+    dense = obj["dense"]
+    if not isinstance(dense, list) or not all(_is_number(x) for x in dense):
+        return None, "'dense' must be a list of finite numbers"
+    if len(dense) != dim:
+        return None, f"dense vector has {len(dense)} dimensions; this store uses {dim}"
+    sparse = obj["sparse"]
+    pair = None
+    if sparse is not None:
+        if not isinstance(sparse, dict) or set(sparse) != {"indices", "values"}:
+            return None, "'sparse' must be null or {\"indices\": [...], \"values\": [...]}"
+        indices, values = sparse["indices"], sparse["values"]
+        if not isinstance(indices, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 2**32 for i in indices
+        ):
+            return None, "sparse.indices must be a list of non-negative 32-bit integers"
+        if not isinstance(values, list) or not all(_is_number(v) for v in values):
+            return None, "sparse.values must be a list of finite numbers"
+        if len(indices) != len(values):
+            return None, f"sparse vector has {len(indices)} indices but {len(values)} values"
+        if len(set(indices)) != len(indices):
+            return None, "sparse.indices has repeated indices"
+        pair = (indices, [float(v) for v in values])
+    payload = dict(obj["payload"])
+    if "ns_prefixes" not in payload:
+        # Hand-written files may omit it; erase and prefix filters need it.
+        parts = namespace_from_key(payload["namespace"])
+        payload["ns_prefixes"] = [namespace_key(parts[:i]) for i in range(1, len(parts) + 1)]
+    return StoredPoint(point_id, payload, [float(x) for x in dense], pair), None
+
+
+def _records(path: Path) -> Iterator[tuple[int, int, Any]]:
+    """``(line number, bytes read so far, parsed object)`` of each non-blank line."""
+    done = 0
+    with open(path, "rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            done += len(raw)
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ImportFormatError(number, f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ImportFormatError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+            yield number, done, obj
+
+
+def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress | None = None) -> TransferSummary:
+    """Check every line of the export at ``path`` against a store of ``dim`` dimensions.
+
+    Raises:
+        ImportFormatError: the first malformed line, with its number.
+    """
+    path = Path(path)
+    size = path.stat().st_size
+    summary = TransferSummary()
+    seen: dict[str, int] = {}
+    last_line = 0
+    for number, done, obj in _records(path):
+        last_line = number
+        if not summary.header:
+            problem = _check_header(obj, dim)
+            if problem:
+                raise ImportFormatError(number, problem)
+            summary.header = obj
+            continue
+        point, problem = _check_record(obj, dim)
+        if problem:
+            raise ImportFormatError(number, problem)
+        assert point is not None
+        if point.id in seen:
+            raise ImportFormatError(number, f"id {point.id} already appears on line {seen[point.id]}")
+        seen[point.id] = number
+        summary.records += 1
+        summary.live += point.payload["status"] == "live"
+        summary.namespaces.add(point.payload["namespace"])
+        if progress is not None:
+            progress("validate", done, size)
+    if not summary.header:
+        raise ImportFormatError(1, "the file is empty: expected the export header")
+    announced = summary.header.get("count")
+    if announced is not None and announced != summary.records:
+        raise ImportFormatError(
+            last_line, f"the header announces {announced} records but the file holds {summary.records} (truncated?)"
+        )
+    return summary
+
+
+def import_jsonl(
+    store: Any,
+    path: str | os.PathLike[str],
+    *,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    batch: int = IMPORT_BATCH,
+) -> TransferSummary:
+    """Validate the whole export at ``path``, then upsert its records into ``store``.
+
+    The file is read twice (validate, then write) so memory stays flat on large exports.
+
+    Raises:
+        ImportFormatError: a malformed line; nothing was written.
+    """
+    summary = validate_jsonl(path, dim=store.dim, progress=progress)
+    if dry_run:
+        return summary
+    pending: list[StoredPoint] = []
+    written = 0
+    for number, _, obj in _records(Path(path)):
+        if HEADER_KEY in obj:
+            continue
+        point, problem = _check_record(obj, store.dim)
+        if problem:  # the file changed between the two passes
+            raise ImportFormatError(number, problem)
+        assert point is not None
+        pending.append(point)
+        if len(pending) >= batch:
+            store._backend.upsert(pending)
+            written += len(pending)
+            pending = []
+            if progress is not None:
+                progress("import", written, summary.records)
+    if pending:
+        store._backend.upsert(pending)
+        written += len(pending)
+    if progress is not None:
+        progress("import", written, summary.records)
+    return summary

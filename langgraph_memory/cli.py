@@ -1,0 +1,274 @@
+"""``langgraph-memory``: inspect and administer a memory store from a terminal.
+
+The store is the embedded one in ``--path DIR`` (default ``$LANGGRAPH_MEMORY_PATH``) or a
+Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
+``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
+``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
+
+Commands: list, search, show, stats, export, import, purge-expired, erase. Each prints an
+aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
+(1 for a failed command, 2 for a bad command line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+from langgraph_memory._cli_commands import (
+    CliError,
+    cmd_erase,
+    cmd_export,
+    cmd_import,
+    cmd_list,
+    cmd_purge,
+    cmd_search,
+    cmd_show,
+    cmd_stats,
+)
+from langgraph_memory.errors import LangGraphMemoryError
+
+__all__ = ["main", "build_parser"]
+
+PROG = "langgraph-memory"
+ENV_PATH = "LANGGRAPH_MEMORY_PATH"
+ENV_URL = "QDRANT_URL"
+ENV_API_KEY = "QDRANT_API_KEY"
+ENV_COLLECTION = "LANGGRAPH_MEMORY_COLLECTION"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line is one line on stderr, not usage + error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+# -- command line -------------------------------------------------------------------------
+
+NAMESPACE_HELP = "slash-separated namespace, e.g. memories/alice for ('memories', 'alice')"
+
+
+def _add_store_options(parser: argparse.ArgumentParser, *, sub: bool) -> None:
+    # The same options on the main parser and every subcommand, so they may come before or
+    # after the command; on subcommands SUPPRESS keeps an absent option from hiding a
+    # value given before the command.
+    default = argparse.SUPPRESS if sub else None
+    group = parser.add_argument_group("store")
+    group.add_argument("--path", metavar="DIR", default=default,
+                       help=f"embedded store directory (default: ${ENV_PATH})")
+    group.add_argument("--url", metavar="URL", default=default,
+                       help=f"Qdrant server URL (default: ${ENV_URL})")
+    group.add_argument("--api-key", metavar="KEY", default=default,
+                       help=f"Qdrant API key for --url (default: ${ENV_API_KEY})")
+    group.add_argument("--collection", metavar="NAME", default=default,
+                       help=f"collection on the server (default: ${ENV_COLLECTION} or langgraph_memory)")
+    group.add_argument("--json", action="store_true", default=default,
+                       help="print machine-readable JSON instead of a table")
+
+
+def _add_filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kind", action="append", metavar="KIND", help="fact, self or goal (repeatable)")
+    parser.add_argument("--type", dest="memory_type", action="append", metavar="TYPE",
+                        help="identity, goal, decision, todo, preference, fact, event or observation (repeatable)")
+    parser.add_argument("--category", action="append", metavar="CAT", help="category of self/goal memories (repeatable)")
+    parser.add_argument("--subject", action="append", metavar="TAG", help="subject tag (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``langgraph-memory`` argument parser (also used to render ``--help``)."""
+    parser = _Parser(
+        prog=PROG,
+        description="Inspect and administer a langgraph-memory store (embedded directory or Qdrant server).",
+        epilog=(
+            "Namespaces are slash-separated: memories/alice means ('memories', 'alice'); write a "
+            "'/' inside a part as %2F. Exit status: 0 success, 1 failed command, 2 bad command line."
+        ),
+    )
+    _add_store_options(parser, sub=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
+
+    def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
+        p = commands.add_parser(name, help=summary, description=description)
+        _add_store_options(p, sub=True)
+        return p
+
+    p = command("list", "list memories, newest first",
+                "List memories, most recently updated first, across all namespaces or in NAMESPACE and "
+                "the namespaces under it. Only live memories unless --all.")
+    p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=NAMESPACE_HELP)
+    _add_filters(p)
+    p.add_argument("--all", action="store_true", help="include superseded and expired records")
+    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    p.set_defaults(run=cmd_list)
+
+    p = command("search", "search the memories of a namespace",
+                "Search the live memories of NAMESPACE for QUERY (hybrid dense + BM25 by default), best first.")
+    p.add_argument("namespace", metavar="NAMESPACE", help=NAMESPACE_HELP)
+    p.add_argument("query", metavar="QUERY", help="text to search for")
+    _add_filters(p)
+    p.add_argument("--mode", choices=("hybrid", "dense", "bm25"), default="hybrid", help="ranking (default hybrid)")
+    p.add_argument("--limit", type=int, default=10, help="at most this many hits (default 10)")
+    p.add_argument("--min-importance", type=float, metavar="X", help="keep memories at least this important")
+    p.set_defaults(run=cmd_search)
+
+    p = command("show", "show one memory and its history",
+                "Show the record ID (in whichever namespace it lives) and every version of its fact: "
+                "the memories it superseded and what superseded it.")
+    p.add_argument("id", metavar="ID", help="memory id (UUID)")
+    p.set_defaults(run=cmd_show)
+
+    p = command("stats", "count memories per namespace, kind and type",
+                "Count records per namespace, kind and type: live, superseded, expired (not yet purged) "
+                "and live ones expiring within --soon.")
+    p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=f"only this namespace and below; {NAMESPACE_HELP}")
+    p.add_argument("--soon", default="7d", metavar="TTL", help="window for 'expiring soon' (default 7d)")
+    p.set_defaults(run=cmd_stats)
+
+    p = command("export", "write the store to a JSON Lines file",
+                "Export every record (live, superseded history, expired) with its vectors to FILE as "
+                "JSON Lines: a header line, then one record per line. Import gives back an identical store.")
+    p.add_argument("file", metavar="FILE", help="output file, or - for stdout")
+    p.add_argument("--namespace", metavar="NAMESPACE", help=f"only this namespace and below; {NAMESPACE_HELP}")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal and the export is large)")
+    p.set_defaults(run=cmd_export)
+
+    p = command("import", "load a JSON Lines export into the store",
+                "Import an export made by 'export'. Every line is validated first; a malformed line is "
+                "reported as 'line N: problem' and nothing is imported. Records keep their ids, payloads, "
+                "vectors and history; an id already in the store is replaced. Creates the store if needed.")
+    p.add_argument("file", metavar="FILE", help="export file, or - for stdin")
+    p.add_argument("--dry-run", action="store_true", help="validate only, write nothing")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal and the file is large)")
+    p.set_defaults(run=cmd_import)
+
+    p = command("purge-expired", "delete expired memories",
+                "Delete memories whose TTL has passed (reads already hide them), in the whole store or in "
+                "NAMESPACE and below.")
+    p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=NAMESPACE_HELP)
+    p.set_defaults(run=cmd_purge)
+
+    p = command("erase", "delete every memory of a namespace",
+                "Delete every record of NAMESPACE and of the namespaces under it, history included. "
+                "Asks for confirmation on stdin unless --yes.")
+    p.add_argument("namespace", metavar="NAMESPACE", help=NAMESPACE_HELP)
+    p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
+    p.set_defaults(run=cmd_erase)
+    return parser
+
+
+# -- opening the store --------------------------------------------------------------------
+
+
+def _open_store(args: argparse.Namespace, embeddings: Any, err: TextIO, *, create: bool) -> Any:
+    from langgraph_memory.store import MemoryStore
+
+    path = getattr(args, "path", None)
+    url = getattr(args, "url", None)
+    if path and url:
+        raise CliError("give either --path (embedded store) or --url (Qdrant server), not both")
+    if not path and not url:
+        path = os.environ.get(ENV_PATH) or None
+        url = None if path else os.environ.get(ENV_URL) or None
+    if not path and not url:
+        raise CliError(
+            f"no store given: pass --path DIR (embedded) or --url URL (Qdrant server), "
+            f"or set ${ENV_PATH} or ${ENV_URL}"
+        )
+    if path:
+        from langgraph_memory._backends.edge import META_FILE
+
+        if not create and not (Path(path) / META_FILE).is_file():
+            raise CliError(f"no memory store at {path} ({META_FILE} not found)")
+        return MemoryStore.open(path, embeddings=embeddings)
+    from qdrant_client import QdrantClient
+
+    collection = getattr(args, "collection", None) or os.environ.get(ENV_COLLECTION) or "langgraph_memory"
+    api_key = getattr(args, "api_key", None) or os.environ.get(ENV_API_KEY)
+    with warnings.catch_warnings():
+        # qdrant-client warns in several lines; one line of ours says the same.
+        warnings.simplefilter("ignore")
+        client = QdrantClient(url=url, api_key=api_key)
+    if api_key and url.startswith("http://"):
+        err.write(f"{PROG}: warning: the API key is sent unencrypted to {url}\n")
+    try:
+        try:
+            exists = client.collection_exists(collection)
+        except Exception as exc:
+            raise CliError(f"cannot reach Qdrant at {url}: {exc}") from exc
+        if not create and not exists:
+            raise CliError(f"no collection {collection!r} at {url}")
+        return MemoryStore(client=client, collection_name=collection, embeddings=embeddings)
+    except BaseException:
+        client.close()
+        raise
+
+
+# -- entry point --------------------------------------------------------------------------
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    embeddings: Any = None,
+    store: Any = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the CLI; returns the exit status.
+
+    Args:
+        argv: the arguments (default ``sys.argv[1:]``).
+        embeddings: the embedder for stores the CLI opens (default: :func:`default_embeddings`).
+        store: an open :class:`MemoryStore` to act on instead of ``--path``/``--url``; it is
+            left open (tests and embedding applications use this).
+        stdout, stderr: where to write (default ``sys.stdout`` / ``sys.stderr``).
+    """
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    parser = build_parser()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a bad command line (already reported)
+        return exc.code if isinstance(exc.code, int) else 2
+    opened = None
+    try:
+        if store is None:
+            # The model loader's own progress bar would clutter every command's stderr.
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            creates = args.command == "import" and not args.dry_run
+            opened = store = _open_store(args, embeddings, err, create=creates)
+        return args.run(store, args, out, err)
+    except BrokenPipeError:  # piped into `head`: the reader has what it wanted
+        if out is sys.stdout:
+            # Python would report the pipe again when it flushes stdout at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except (CliError, LangGraphMemoryError, ValueError, OSError) as exc:
+        err.write(f"{PROG}: error: {_one_line(exc)}\n")
+        return 1
+    except Exception as exc:  # a server or engine failure: still one line, with its type
+        err.write(f"{PROG}: error: {type(exc).__name__}: {_one_line(exc)}\n")
+        return 1
+    except KeyboardInterrupt:
+        err.write(f"\n{PROG}: interrupted\n")
+        return 130
+    finally:
+        if opened is not None:
+            opened.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
