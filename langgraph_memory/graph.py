@@ -45,6 +45,7 @@ def build_memory_graph(
     instructions: str | None = MEMORY_INSTRUCTIONS,
     checkpointer: Any = None,
     background_stats: bool = True,
+    context_schema: Any = None,
 ) -> Any:
     """Compile the reference memory graph around ``model``.
 
@@ -57,6 +58,8 @@ def build_memory_graph(
         namespace, config, kinds, instructions: as for :class:`MemoryMiddleware`.
         checkpointer: keeps threads (and their ledgers) between invocations.
         background_stats: record injection statistics off the hot path.
+        context_schema: the run's context type (e.g. a ``TypedDict`` with ``user_id``), so
+            LangGraph Studio offers it as a form.
 
     Returns:
         The compiled graph; invoke it with ``{"messages": [...]}`` and a ``user_id`` in the
@@ -82,7 +85,7 @@ def build_memory_graph(
         last = state["messages"][-1]
         return "tools" if isinstance(last, AIMessage) and last.tool_calls else "memory_posthook"
 
-    builder = StateGraph(MemoryState)
+    builder = StateGraph(MemoryState, context_schema=context_schema)
     builder.add_node("memory_prehook", prehook)
     builder.add_node("agent", RunnableLambda(agent, afunc=aagent, name="agent"))
     builder.add_node("tools", ToolNode(all_tools))

@@ -1,0 +1,152 @@
+"""The reference memory agent, served by ``langgraph dev`` for LangGraph Studio.
+
+``langgraph.json`` at the repository root points here. Without ``OPENAI_API_KEY`` the agent
+runs offline: the store is embedded Qdrant Edge, the embedder is the packaged
+all-MiniLM-L6-v2 and the model is :class:`OfflineMemoryModel`, a small deterministic
+stand-in that stores what it is told to remember and answers from the memories it is
+shown. With the key it uses ``ChatOpenAI`` (``OPENAI_MODEL``, default ``gpt-4o-mini``) and
+OpenAI embeddings.
+
+    langgraph dev --no-reload       # then open the Studio link it prints
+
+The store lives in ``LANGGRAPH_MEMORY_PATH`` (default: ``.langgraph_memory/studio`` in the
+repository). An embedded store is opened by one process at a time, hence ``--no-reload``:
+with reloading on, a reload must wait for the old server process to let the store go.
+Each run needs a user: ``user_id`` in the run's context (the assistant's context form in
+Studio) or in ``config["configurable"]``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import uuid
+from pathlib import Path
+from typing import Any, Sequence
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from typing_extensions import TypedDict
+
+from langgraph_memory import MemoryStore, build_memory_graph
+
+DEFAULT_PATH = Path(__file__).resolve().parents[1] / ".langgraph_memory" / "studio"
+
+# "remember that X" / "retiens que X" -> store X; "forget X" / "oublie X" -> delete it.
+REMEMBER = re.compile(
+    r"^\s*(?:please\s+)?(?:(?P<en>remember|note)(?:\s+that)?|(?P<fr>retiens|souviens-toi|rappelle-toi)"
+    r"(?:\s+que\s+|\s+qu'|\s+))\s*(?P<fact>.+?)[\s.!]*$",
+    re.IGNORECASE | re.DOTALL,
+)
+FORGET = re.compile(
+    r"^\s*(?:please\s+)?(?:(?P<en>forget)(?:\s+that)?|(?P<fr>oublie)(?:\s+que\s+|\s+qu'|\s+))\s*(?P<fact>.+?)[\s.!]*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# One line of the rendered <memories> block: "- [tag] (id: <id>, <date>) <content>".
+MEMORY_LINE = re.compile(r"^- \[(?P<tag>[^\]]+)\] \(id: (?P<id>[^,]+), [^)]*\) (?P<content>.+)$")
+WORD = re.compile(r"\w+")
+
+
+class UserContext(TypedDict, total=False):
+    """The run's context: whose memories these are. Studio shows it as a form."""
+
+    user_id: str
+
+
+def _text(message: BaseMessage) -> str:
+    return message.content if isinstance(message.content, str) else message.text
+
+
+def shown_memories(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
+    """The memories in the ``<memories>`` block of the model's system message."""
+    if not messages or not isinstance(messages[0], SystemMessage):
+        return []
+    block = _text(messages[0]).partition("<memories>")[2].partition("</memories>")[0]
+    return [m.groupdict() for line in block.splitlines() if (m := MEMORY_LINE.match(line.strip()))]
+
+
+def _call(name: str, args: dict[str, Any]) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:12]}",
+                                      "type": "tool_call"}])
+
+
+class OfflineMemoryModel(BaseChatModel):
+    """A deterministic chat model for offline Studio sessions, no LLM needed.
+
+    * "remember that X" / "retiens que X": calls ``store_memory`` with X;
+    * "forget X" / "oublie X": calls ``delete_memory`` on the shown memory sharing the most
+      words with X;
+    * after a tool result: confirms in one line;
+    * anything else: lists the memories it was shown, or says it remembers nothing.
+
+    Unlike a scripted list it never runs out, so a Studio session can go on. ``bind_tools``
+    returns the model itself: it already knows the memory tools it calls.
+    """
+
+    @property
+    def _llm_type(self) -> str:
+        return "offline-memory"
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> "OfflineMemoryModel":  # type: ignore[override]
+        return self
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=self.reply(messages))])
+
+    def reply(self, messages: Sequence[BaseMessage]) -> AIMessage:
+        """The next move for this model input."""
+        human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+        said = _text(human) if human is not None else ""
+        french = bool((m := REMEMBER.match(said) or FORGET.match(said)) and m.group("fr"))
+        last = messages[-1] if messages else None
+        if isinstance(last, ToolMessage):
+            if last.status == "error":
+                return AIMessage(f"{'Ça n’a pas marché' if french else 'That did not work'}: {_text(last)}")
+            return AIMessage(f"{'C’est noté.' if french else 'Noted.'} {_text(last)}")
+        if (m := REMEMBER.match(said)) is not None:
+            return _call("store_memory", {"content": m.group("fact")})
+        shown = shown_memories(messages)
+        if (m := FORGET.match(said)) is not None:
+            wanted = {w.lower() for w in WORD.findall(m.group("fact"))}
+            best = max(shown, key=lambda s: len(wanted & {w.lower() for w in WORD.findall(s["content"])}),
+                       default=None)
+            if best is not None and wanted & {w.lower() for w in WORD.findall(best["content"])}:
+                return _call("delete_memory", {"id": best["id"], "reason": "the user asked to forget it"})
+            return AIMessage("Je ne me souviens de rien à ce sujet." if french else "I don't remember anything about that.")
+        if not shown:
+            return AIMessage("I don't remember anything about that.")
+        lines = "\n".join(f"- {s['content']}" for s in shown)
+        return AIMessage(f"Here is what I remember:\n{lines}")
+
+
+def make_model() -> BaseChatModel:
+    """``ChatOpenAI`` when ``OPENAI_API_KEY`` is set, else the offline model."""
+    if os.environ.get("OPENAI_API_KEY"):
+        from langchain_openai import ChatOpenAI
+
+        return ChatOpenAI(model=os.environ.get("OPENAI_MODEL", "gpt-4o-mini"))
+    return OfflineMemoryModel()
+
+
+def open_store() -> MemoryStore:
+    """The embedded store; OpenAI embeddings with the key, else the offline embedder."""
+    path = Path(os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store = MemoryStore.open(path)
+    # Release the directory's lock on a clean shutdown, so the next server can open it.
+    atexit.register(store.close)
+    return store
+
+
+store = open_store()
+# No checkpointer: the LangGraph server keeps the threads (and their memory ledgers).
+graph = build_memory_graph(make_model(), store, context_schema=UserContext)
