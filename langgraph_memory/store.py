@@ -88,7 +88,8 @@ class RememberResult:
     replaced: Memory | None = None
     """For ``updated``: the memory it superseded, now in ``history``."""
     verdict: DedupVerdict | None = None
-    """The dedup policy's decision and reason, when it was asked."""
+    """The dedup policy's decision and reason; for ``inserted``, the verdict on the closest
+    candidate (``None`` when no memory was similar enough to ask about)."""
 
 
 @dataclass(frozen=True)
@@ -376,6 +377,7 @@ class MemoryStore:
                     )
                 ]
             )[0]
+            closest_different: DedupVerdict | None = None
             for hit in candidates:
                 if hit.score < self.dedup.candidate_floor:
                     break
@@ -385,6 +387,7 @@ class MemoryStore:
                     new_subjects=memory.subjects, old_subjects=old.subjects,
                 )
                 if verdict.decision == "different":
+                    closest_different = closest_different or verdict
                     continue
                 if verdict.decision == "duplicate":
                     merged = _merge_metadata(old.metadata, memory.metadata)
@@ -394,7 +397,8 @@ class MemoryStore:
                     return RememberResult("duplicate", old, verdict=verdict)
                 return self._supersede(old, hit, memory, dense, sparse, verdict)
             self._backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
-            return RememberResult("inserted", memory, verdict=None)
+            # The closest candidate's "different" verdict explains why nothing was merged.
+            return RememberResult("inserted", memory, verdict=closest_different)
 
     def _supersede(
         self, old: Memory, old_hit: Hit, memory: Memory, dense: list[float],
@@ -712,14 +716,11 @@ def _check_id(memory_id: Any) -> str:
 
 
 def _merge_metadata(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
-    """Union of two metadata dicts; list values (e.g. provenance) are concatenated without
-    repeats, so a merged memory keeps the evidence of both."""
-    merged = dict(old)
+    """Union of two metadata dicts: list values (e.g. provenance) are joined without
+    repeats, so a merged memory keeps the evidence of both; other values take the newer."""
+    merged = {**old, **new}
     for key, value in new.items():
-        if key in merged and isinstance(merged[key], list) and isinstance(value, list):
-            merged[key] = list(dict.fromkeys([*merged[key], *value]))
-        elif key not in merged:
-            merged[key] = value
-        elif merged[key] != value:
-            merged[key] = value if not isinstance(merged[key], list) else merged[key]
+        if isinstance(old.get(key), list) and isinstance(value, list):
+            joined = list(old[key])  # values may be unhashable (dicts), so no set here
+            merged[key] = joined + [v for v in value if v not in joined]
     return merged
