@@ -148,19 +148,19 @@ class VectorCache:
     costs no storage round trip once its memories have been seen."""
 
     def __init__(self, size: int = 10_000) -> None:
-        self._data: OrderedDict[str, list[float]] = OrderedDict()
+        self._data: OrderedDict[str, np.ndarray] = OrderedDict()
         self.size = size
 
-    def get(self, key: str) -> list[float] | None:
+    def get(self, key: str) -> np.ndarray | None:
         vector = self._data.get(key)
         if vector is not None:
             self._data.move_to_end(key)
         return vector
 
-    def put(self, key: str, vector: list[float] | None) -> None:
+    def put(self, key: str, vector: Sequence[float] | None) -> None:
         if vector is None:
             return
-        self._data[key] = vector
+        self._data[key] = np.asarray(vector, dtype=np.float32)
         self._data.move_to_end(key)
         while len(self._data) > self.size:
             self._data.popitem(last=False)
@@ -195,7 +195,7 @@ def _gather(
         elif channel == "similar" and vectors is not None and config.similar_limit:
             hits = store.search(
                 vectors, namespace=namespace, limit=config.similar_limit,
-                mode=config.similar_mode, with_vectors=True,
+                mode=config.similar_mode,
             )
             for h in hits:
                 dense_ok = h.dense_score is not None and h.dense_score >= config.similar_min_cosine
@@ -212,7 +212,7 @@ def _gather(
                     parts.append(f"cosine {h.dense_score:.2f}")
                 if h.sparse_score is not None:
                     parts.append(f"bm25 {h.sparse_score:.2f}")
-                found.append((h.memory, "similar", h.score, f"similar ({', '.join(parts)})", h.vector))
+                found.append((h.memory, "similar", h.score, f"similar ({', '.join(parts)})", None))
     if config.kinds is not None:
         found = [f for f in found if f[0].kind in config.kinds]
     return found
@@ -221,12 +221,12 @@ def _gather(
 def _too_close(
     vector: np.ndarray,
     own_id: str,
-    chosen: list[list[float]],
+    chosen: list[np.ndarray],
     buffer: np.ndarray,
     buffer_owner: list[str],
     threshold: float,
 ) -> bool:
-    if chosen and float(np.max(np.asarray(chosen, dtype=np.float32) @ vector)) >= threshold:
+    if chosen and float(np.max(np.stack(chosen) @ vector)) >= threshold:
         return True
     if buffer.size:
         sims = buffer @ vector
@@ -275,10 +275,11 @@ def select_memories(
 
     # Stored vectors are unit length, so a dot product is a cosine.
     buffered = [cache.get(b) for b in buffer_ids]
-    buffer_matrix = np.array([v for v in buffered if v is not None], dtype=np.float32)
+    present = [v for v in buffered if v is not None]
+    buffer_matrix = np.stack(present) if present else np.empty((0, 0), dtype=np.float32)
     buffer_owner = [b for b, v in zip(buffer_ids, buffered) if v is not None]
     chosen_ids: set[str] = set()
-    chosen_vectors: list[list[float]] = []
+    chosen_vectors: list[np.ndarray] = []
     for memory, channel, score, reason, _ in candidates:
         if memory.id in chosen_ids:
             continue  # found by two channels: the first (higher priority) one explains it
@@ -288,7 +289,7 @@ def select_memories(
             continue
         vector = cache.get(memory.id)
         if vector is not None and _too_close(
-            np.asarray(vector, dtype=np.float32), memory.id, chosen_vectors, buffer_matrix,
+            vector, memory.id, chosen_vectors, buffer_matrix,
             buffer_owner, config.semantic_threshold,
         ):
             injection.dropped["similar"] += 1
