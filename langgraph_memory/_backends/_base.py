@@ -59,6 +59,47 @@ class Where:
     """At least one of these sub-filters must hold too."""
 
 
+class FilterDialect(Protocol):
+    """How one engine spells the few conditions a :class:`Where` needs."""
+
+    def match(self, key: str, values: tuple[str, ...]) -> Any: ...
+    def has_id(self, ids: tuple[str, ...]) -> Any: ...
+    def range(self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None) -> Any: ...
+    def is_null(self, key: str) -> Any: ...
+    def all_of(self, conditions: list[Any]) -> Any: ...
+    def any_of(self, conditions: list[Any]) -> Any: ...
+
+
+def translate(where: Where, dialect: FilterDialect) -> Any:
+    """``where`` as the engine's filter, written once for both engines."""
+    must: list[Any] = []
+    keywords = (
+        ("namespace", None if where.namespace is None else (where.namespace,)),
+        ("ns_prefixes", None if where.namespace_prefix is None else (where.namespace_prefix,)),
+        ("status", None if where.status is None else (where.status,)),
+        ("kind", where.kinds),
+        ("memory_type", where.memory_types),
+        ("category", where.categories),
+        ("subjects", where.subjects),
+    )
+    must += [dialect.match(key, values) for key, values in keywords if values is not None]
+    if where.ids is not None:
+        must.append(dialect.has_id(where.ids))
+    if where.min_importance is not None:
+        must.append(dialect.range("importance", gte=where.min_importance))
+    if where.updated_since is not None:
+        must.append(dialect.range("updated_at", gte=where.updated_since))
+    if where.created_since is not None or where.created_until is not None:
+        must.append(dialect.range("created_at", gte=where.created_since, lte=where.created_until))
+    if where.alive_at is not None:
+        must.append(dialect.any_of([dialect.is_null("expires_at"), dialect.range("expires_at", gt=where.alive_at)]))
+    if where.expired_at is not None:
+        must.append(dialect.range("expires_at", lte=where.expired_at))
+    if where.any_of:
+        must.append(dialect.any_of([translate(sub, dialect) for sub in where.any_of]))
+    return dialect.all_of(must)
+
+
 @dataclass(frozen=True)
 class DenseQuery:
     vector: list[float]

@@ -21,6 +21,7 @@ from langgraph_memory._backends._base import (
     SparseQuery,
     StoredPoint,
     Where,
+    translate,
 )
 from langgraph_memory.errors import SchemaMismatchError, StoreLockedError
 
@@ -28,59 +29,29 @@ META_FILE = "langgraph_memory.json"
 SHARD_DIR = "shard"
 
 
-def _condition_list(where: Where) -> tuple[list[Any], list[Any]]:
-    must: list[Any] = []
-    must_not: list[Any] = []
+class _EdgeDialect:
+    def match(self, key: str, values: tuple[str, ...]) -> Any:
+        match = qe.MatchValue(values[0]) if len(values) == 1 else qe.MatchAny(list(values))
+        return qe.FieldCondition(key=key, match=match)
 
-    def keyword(key: str, values: tuple[str, ...] | None) -> None:
-        if values is None:
-            return
-        if len(values) == 1:
-            must.append(qe.FieldCondition(key=key, match=qe.MatchValue(values[0])))
-        else:
-            must.append(qe.FieldCondition(key=key, match=qe.MatchAny(list(values))))
+    def has_id(self, ids: tuple[str, ...]) -> Any:
+        return qe.HasIdCondition({uuid.UUID(i) for i in ids})
 
-    if where.namespace is not None:
-        keyword("namespace", (where.namespace,))
-    if where.namespace_prefix is not None:
-        keyword("ns_prefixes", (where.namespace_prefix,))
-    if where.status is not None:
-        keyword("status", (where.status,))
-    if where.ids is not None:
-        must.append(qe.HasIdCondition(set(where.ids)))
-    keyword("kind", where.kinds)
-    keyword("memory_type", where.memory_types)
-    keyword("category", where.categories)
-    keyword("subjects", where.subjects)
-    if where.min_importance is not None:
-        must.append(qe.FieldCondition(key="importance", range=qe.RangeFloat(gte=where.min_importance)))
-    if where.updated_since is not None:
-        must.append(qe.FieldCondition(key="updated_at", range=qe.RangeFloat(gte=where.updated_since)))
-    if where.created_since is not None or where.created_until is not None:
-        must.append(
-            qe.FieldCondition(
-                key="created_at", range=qe.RangeFloat(gte=where.created_since, lte=where.created_until)
-            )
-        )
-    if where.alive_at is not None:
-        must.append(
-            qe.Filter(
-                should=[
-                    qe.IsNullCondition("expires_at"),
-                    qe.FieldCondition(key="expires_at", range=qe.RangeFloat(gt=where.alive_at)),
-                ]
-            )
-        )
-    if where.expired_at is not None:
-        must.append(qe.FieldCondition(key="expires_at", range=qe.RangeFloat(lte=where.expired_at)))
-    if where.any_of:
-        must.append(qe.Filter(should=[to_filter(sub) for sub in where.any_of]))
-    return must, must_not
+    def range(self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None) -> Any:
+        return qe.FieldCondition(key=key, range=qe.RangeFloat(gte=gte, gt=gt, lte=lte))
+
+    def is_null(self, key: str) -> Any:
+        return qe.IsNullCondition(key)
+
+    def all_of(self, conditions: list[Any]) -> Any:
+        return qe.Filter(must=conditions or None)
+
+    def any_of(self, conditions: list[Any]) -> Any:
+        return qe.Filter(should=conditions)
 
 
 def to_filter(where: Where) -> qe.Filter:
-    must, must_not = _condition_list(where)
-    return qe.Filter(must=must or None, must_not=must_not or None)
+    return translate(where, _EdgeDialect())
 
 
 def _point(record: Any, with_vectors: bool) -> StoredPoint:

@@ -20,61 +20,36 @@ from langgraph_memory._backends._base import (
     SparseQuery,
     StoredPoint,
     Where,
+    translate,
 )
 from langgraph_memory.errors import SchemaMismatchError
 
 DEFAULT_COLLECTION = "langgraph_memory"
 
 
-def _conditions(where: Where) -> list[Any]:
-    must: list[Any] = []
-
-    def keyword(key: str, values: tuple[str, ...] | None) -> None:
-        if values is None:
-            return
+class _ClientDialect:
+    def match(self, key: str, values: tuple[str, ...]) -> Any:
         match: Any = models.MatchValue(value=values[0]) if len(values) == 1 else models.MatchAny(any=list(values))
-        must.append(models.FieldCondition(key=key, match=match))
+        return models.FieldCondition(key=key, match=match)
 
-    if where.namespace is not None:
-        keyword("namespace", (where.namespace,))
-    if where.namespace_prefix is not None:
-        keyword("ns_prefixes", (where.namespace_prefix,))
-    if where.status is not None:
-        keyword("status", (where.status,))
-    if where.ids is not None:
-        must.append(models.HasIdCondition(has_id=list(where.ids)))
-    keyword("kind", where.kinds)
-    keyword("memory_type", where.memory_types)
-    keyword("category", where.categories)
-    keyword("subjects", where.subjects)
-    if where.min_importance is not None:
-        must.append(models.FieldCondition(key="importance", range=models.Range(gte=where.min_importance)))
-    if where.updated_since is not None:
-        must.append(models.FieldCondition(key="updated_at", range=models.Range(gte=where.updated_since)))
-    if where.created_since is not None or where.created_until is not None:
-        must.append(
-            models.FieldCondition(
-                key="created_at", range=models.Range(gte=where.created_since, lte=where.created_until)
-            )
-        )
-    if where.alive_at is not None:
-        must.append(
-            models.Filter(
-                should=[
-                    models.IsNullCondition(is_null=models.PayloadField(key="expires_at")),
-                    models.FieldCondition(key="expires_at", range=models.Range(gt=where.alive_at)),
-                ]
-            )
-        )
-    if where.expired_at is not None:
-        must.append(models.FieldCondition(key="expires_at", range=models.Range(lte=where.expired_at)))
-    if where.any_of:
-        must.append(models.Filter(should=[to_filter(sub) for sub in where.any_of]))
-    return must
+    def has_id(self, ids: tuple[str, ...]) -> Any:
+        return models.HasIdCondition(has_id=list(ids))
+
+    def range(self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None) -> Any:
+        return models.FieldCondition(key=key, range=models.Range(gte=gte, gt=gt, lte=lte))
+
+    def is_null(self, key: str) -> Any:
+        return models.IsNullCondition(is_null=models.PayloadField(key=key))
+
+    def all_of(self, conditions: list[Any]) -> Any:
+        return models.Filter(must=conditions or None)
+
+    def any_of(self, conditions: list[Any]) -> Any:
+        return models.Filter(should=conditions)
 
 
 def to_filter(where: Where) -> models.Filter:
-    return models.Filter(must=_conditions(where) or None)
+    return translate(where, _ClientDialect())
 
 
 def _point(record: Any, with_vectors: bool) -> StoredPoint:
