@@ -39,7 +39,7 @@ def test_quickstart_notebook() -> None:
     assert "why: adds" in out and "replaces: \"Mickael s'est cassé l'épaule\"" in out
     assert "updated   correction  'David, le frère de Mickael, a déménagé à Toulouse'" in out
     assert "duplicate duplicate" in out
-    assert "different (new facts:" in out and "inserted              \"Mickael s'est cassé le bras en 2019\"" in out
+    assert "inserted  different   \"Mickael s'est cassé le bras en 2019\"" in out and "why: new facts:" in out
     # History keeps both versions of the shoulder.
     assert "(\"Mickael s'est cassé l'épaule\", " in out
     # The pre-hook's choice, with channel and reason; nothing twice on the next turn.
