@@ -106,6 +106,7 @@ class _Parsed:
     update: bool  # explicit correction cue ("actually", "désormais")
     negated: bool
     kin: set[str]  # relatives the statement is about: "Omar's brother", "le fils de Paul"
+    lead: str | None = None  # the first content word when it is a name: who the statement is about
 
 
 def _parse(text: str) -> _Parsed:
@@ -127,6 +128,8 @@ def _parse(text: str) -> _Parsed:
             continue
         elif word[0].isupper() or any(c.isdigit() for c in s):
             # Names are checked before the lexicons: "Marie" is a person, not "mariée".
+            if not parsed.tokens and word[0].isupper():
+                parsed.lead = s
             parsed.tokens.add(s)
             parsed.values.add(s)
         elif s in _SLOT_OF:  # before _TIME: "ans" in "34 ans" is an age
@@ -165,8 +168,8 @@ class DedupPolicy:
     embedders score refinements and different facts about one person alike (MiniLM: a refinement 0.76, a
     different fact 0.73, a residence correction 0.54). Rules, first match wins:
 
-    1. below ``candidate_floor``, disjoint explicit ``subjects``, or another relative ("Omar's brother" vs
-       "Omar") -> different;
+    1. below ``candidate_floor``, disjoint explicit ``subjects``, another relative ("Omar's brother" vs
+       "Omar"), or another leading name ("Alice works at X" vs "Bob works at X") -> different;
     2. opposite polarity ("n'est plus", "no longer") over the same content -> correction;
     3. old's content words all in new -> duplicate (nothing new) or refinement; new's all in old -> duplicate;
     4. shared context, same exclusive slot (residence, job, age, name, relationship, favourite) or an explicit
@@ -249,6 +252,9 @@ class DedupPolicy:
         if not new_only:
             return out("duplicate", "new says less than old")
 
+        if o.lead in old_only and n.lead in new_only:
+            # "Alice works at Google" -> "Bob works at Google": the swap is who, not a new value.
+            return out("different", f"about another subject: {o.lead} -> {n.lead}")
         shared = bool(ns & os_) or any(t[0] != "<" for t in o.tokens - old_only)
         slots = (o.tokens | n.tokens) & _EXCLUSIVE
         slot = next((s for s in sorted(slots) if s in o.tokens and s in n.tokens), None)

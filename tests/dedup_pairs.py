@@ -150,6 +150,15 @@ ROUND_3: list[DedupPair] = [
     DedupPair("The user's manager is Karen", "The user's sister is called Karen", "different", "en"),
 ]
 
-ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3}
-PAIRS: list[DedupPair] = [*ROUND_1, *ROUND_2, *ROUND_3]
+# Round 4: found in review of the store (the same fact about another person was taken for a
+# correction and hid the first person's fact); written after the fix, so not blind.
+ROUND_4 = [
+    DedupPair("Alice works at Google", "Bob works at Google", "different", "en"),
+    DedupPair("Alice has a cat named Miso", "Bob has a cat named Miso", "different", "en"),
+    DedupPair("Léa habite à Lyon", "Hugo habite à Lyon", "different", "fr"),
+    DedupPair("Nora a 34 ans", "Paul a 34 ans", "different", "fr"),
+]
+
+ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4}
+PAIRS: list[DedupPair] = [*ROUND_1, *ROUND_2, *ROUND_3, *ROUND_4]
 CATEGORIES = ("refinement", "correction", "duplicate", "different")

@@ -232,3 +232,11 @@ def test_labelled_pairs_on_minilm(pair_cosines):
     exact = sum(by_pair[p] == p.expected for p in PAIRS) / len(PAIRS)
     print(f"\nmerges found {found}/{len(merge_pairs)}, false merges 0, exact decision accuracy {exact:.1%}")
     assert found / len(merge_pairs) >= 0.80
+
+
+def test_the_same_fact_about_another_person_is_different():
+    policy = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
+    for old, new in [("Alice works at Google", "Bob works at Google"),
+                     ("Léa habite à Lyon", "Hugo habite à Lyon")]:
+        assert policy.decide(new, old, 0.8).decision == "different"
+    assert policy.decide("David a déménagé à Toulouse", "David habite à Ordizan", 0.54).decision == "correction"
