@@ -1,17 +1,37 @@
-"""Fusing dense and sparse rankings into one.
+"""Fusing dense and sparse rankings into one, and the text a memory is indexed under.
 
 Fusion runs here rather than in the engine because callers need each signal's own score:
 the pre-hook applies a floor per signal and explains why a memory was chosen.
+
+Weights were chosen on the LoCoMo dev split (``benchmarks/locomo.py``, see
+``docs/benchmarks.md``): BM25 is the stronger signal on conversational memories, and an
+unweighted RRF (k=60) of the two loses to BM25 alone.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Sequence
+import calendar
+from datetime import datetime, timedelta, timezone
+from typing import Callable, Iterable, Sequence
 
 from langgraph_memory._backends import Hit
 
 RRF_K = 60
+DENSE_WEIGHT = 0.4
+SPARSE_WEIGHT = 0.6
+SUBJECT_BOOST = 0.3
+"""A memory tagged with a subject the query names scores this much higher."""
+TIME_BOOST = 0.5
+"""A memory created within a time the query names ("in May 2023", "last week") scores
+this much higher."""
+DAY_SLACK = timedelta(days=7)
+"""A named day matches memories this close to it: people date events loosely."""
+YEARS_BACK = 5
+"""A month or day named without a year is looked for in this many past years."""
+MAX_QUERY_TERMS = 64
+_WORD = re.compile(r"\w+")
 
 
 @dataclass
@@ -46,3 +66,150 @@ def weighted_rrf(
     for entry in fused.values():
         entry.score /= top
     return sorted(fused.values(), key=lambda f: f.score, reverse=True)
+
+
+def weighted_fusion(
+    dense: Sequence[Hit],
+    sparse: Sequence[Hit],
+    *,
+    dense_weight: float = DENSE_WEIGHT,
+    sparse_weight: float = SPARSE_WEIGHT,
+    boost: Callable[[Hit], float] | None = None,
+    max_boost: float = 1.0,
+) -> list[Fused]:
+    """Weighted sum of each signal's score relative to that signal's best, in [0, 1].
+
+    Unlike RRF this keeps how far apart two candidates are: a BM25 hit sharing a rare
+    name with the query is not levelled with one sharing a common word. A memory missing
+    from a list counts 0 for that signal. ``boost(hit)`` multiplies a memory's score (e.g.
+    1.3 when it is tagged with a subject the query names); scores are then divided by
+    ``max_boost``, the largest multiplier possible, to stay within [0, 1]. The lists may
+    hold the same memory more than once (e.g. from filtered and unfiltered queries).
+    """
+    fused: dict[str, Fused] = {}
+    top_dense = max((h.score for h in dense), default=0.0)
+    top_sparse = max((h.score for h in sparse), default=0.0)
+    for hit in dense:
+        entry = fused.setdefault(hit.point.id, Fused(hit, 0.0))
+        entry.dense_score = hit.score
+        if entry.hit.point.dense is None:
+            entry.hit = hit
+    for hit in sparse:
+        fused.setdefault(hit.point.id, Fused(hit, 0.0)).sparse_score = hit.score
+    total = (dense_weight + sparse_weight) * max(max_boost, 1.0) or 1.0
+    for entry in fused.values():
+        score = 0.0
+        if entry.dense_score is not None and top_dense > 0:
+            score += dense_weight * max(entry.dense_score, 0.0) / top_dense
+        if entry.sparse_score is not None and top_sparse > 0:
+            score += sparse_weight * entry.sparse_score / top_sparse
+        if boost is not None:
+            score *= boost(entry.hit)
+        entry.score = score / total
+    return sorted(fused.values(), key=lambda f: f.score, reverse=True)
+
+
+def query_terms(text: str, *, max_terms: int = MAX_QUERY_TERMS) -> tuple[str, ...]:
+    """The words and two- and three-word phrases of ``text``, lowercased, in the form
+    subjects are stored in; a query names a subject when one of these equals it."""
+    words = _WORD.findall(text.lower())
+    terms: dict[str, None] = {}
+    for n in (1, 2, 3):
+        for i in range(len(words) - n + 1):
+            terms[" ".join(words[i : i + n])] = None
+    return tuple(terms)[:max_terms]
+
+
+def index_text(content: str, *, subjects: Iterable[str] = (), context: str | None = None) -> str:
+    """The text a memory is indexed under for BM25: its content, after the context it came
+    with (``remember(context=)``) and optionally its subjects. The content is unchanged.
+    (Indexing subjects did not help once searches look for named subjects, so the store
+    leaves them out.)"""
+    head = ", ".join(subjects)
+    text = f"{head}: {content}" if head else content
+    return f"{context}\n{text}" if context else text
+
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_MONTHS.update({m: i + 1 for i, m in enumerate(
+    "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split()
+)})
+_MON = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_TH = r"(?:st|nd|rd|th|er)?"
+# Most specific first: the first pattern that matches wins.
+_ABSOLUTE = [
+    re.compile(rf"\b(?P<d>\d{{1,2}}){_TH}\s+(?:of\s+)?(?P<m>{_MON})\.?,?\s+(?P<y>\d{{4}})\b", re.I),
+    re.compile(rf"\b(?P<m>{_MON})\.?\s+(?P<d>\d{{1,2}}){_TH},?\s+(?P<y>\d{{4}})\b", re.I),
+    re.compile(rf"\b(?P<m>{_MON})\.?,?\s+(?P<y>\d{{4}})\b", re.I),
+    re.compile(rf"\b(?P<d>\d{{1,2}}){_TH}\s+(?:of\s+)?(?P<m>{_MON})\b", re.I),
+    re.compile(rf"\b(?P<m>{_MON})\s+(?P<d>\d{{1,2}}){_TH}\b", re.I),
+    # A bare month name only after a preposition: "may" and "march" are also words.
+    re.compile(rf"\b(?:in|during|since|by|of|en|depuis)\s+(?P<m>{_MON})\b", re.I),
+    re.compile(r"\b(?:in|during|of|en)\s+(?P<y>(?:19|20)\d{2})\b", re.I),
+]
+_UNITS = {"day": 1, "days": 1, "jour": 1, "jours": 1, "week": 7, "weeks": 7, "semaine": 7,
+          "semaines": 7, "month": 30, "months": 30, "mois": 30, "year": 365, "years": 365,
+          "an": 365, "ans": 365, "année": 365, "années": 365}
+_AGO = re.compile(r"\b(?P<n>\d+|a|an|one|un|une)\s+(?P<u>days?|weeks?|months?|years?)\s+ago\b"
+                  r"|\bil y a\s+(?P<n2>\d+|un|une)\s+(?P<u2>jours?|semaines?|mois|ans?|années?)\b", re.I)
+# Relative times, looked back from now: (pattern, days back the window starts, days back it ends).
+_RELATIVE = [
+    (re.compile(r"\b(today|tonight|this morning|aujourd'?hui|ce matin|ce soir)\b", re.I), 1, 0),
+    (re.compile(r"\b(yesterday|hier)\b", re.I), 2, 0),
+    (re.compile(r"\b(this week|cette semaine)\b", re.I), 7, 0),
+    (re.compile(r"\b(last week|past week|la semaine derni[eè]re)\b", re.I), 14, 0),
+    (re.compile(r"\b(recently|lately|récemment|recemment|dernièrement|dernierement)\b", re.I), 14, 0),
+    (re.compile(r"\b(this month|ce mois)\b", re.I), 31, 0),
+    (re.compile(r"\b(last month|past month|le mois dernier)\b", re.I), 62, 0),
+    (re.compile(r"\b(this year|cette année)\b", re.I), 366, 0),
+    (re.compile(r"\b(last year|past year|l'an dernier|l'année dernière)\b", re.I), 2 * 366, 0),
+]
+
+
+def _day_window(year: int, month: int, day: int) -> tuple[datetime, datetime] | None:
+    try:
+        centre = datetime(year, month, day, tzinfo=timezone.utc)
+    except ValueError:
+        return None
+    return centre - DAY_SLACK, centre + timedelta(days=1) + DAY_SLACK
+
+
+def _month_window(year: int, month: int) -> tuple[datetime, datetime]:
+    start = datetime(year, month, 1, tzinfo=timezone.utc)
+    days = calendar.monthrange(year, month)[1]
+    return start, start + timedelta(days=days)
+
+
+def time_windows(text: str, *, now: datetime) -> list[tuple[datetime, datetime]]:
+    """Time ranges a query names, English or French: dates ("on 3 June, 2023", "in May
+    2023", "in March"), and times relative to ``now`` ("yesterday", "last week",
+    "recently", "3 weeks ago"). Empty when it names none. No LLM: a few patterns."""
+    windows: list[tuple[datetime, datetime]] = []
+    for pattern in _ABSOLUTE:
+        for m in pattern.finditer(text):
+            g = m.groupdict()
+            month = _MONTHS.get((g.get("m") or "").lower())
+            years = [int(g["y"])] if g.get("y") else list(range(now.year, now.year - YEARS_BACK, -1))
+            for year in years:
+                if month and g.get("d"):
+                    window = _day_window(year, month, int(g["d"]))
+                elif month:
+                    window = _month_window(year, month)
+                else:
+                    window = (datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc))
+                if window is not None:
+                    windows.append(window)
+        if windows:
+            break
+    for m in _AGO.finditer(text):
+        raw = (m.group("n") or m.group("n2") or "1").lower()
+        n = int(raw) if raw.isdigit() else 1
+        unit = _UNITS[(m.group("u") or m.group("u2")).lower()]
+        centre = now - timedelta(days=n * unit)
+        slack = timedelta(days=max(1, unit // 2) if unit > 1 else 1)
+        windows.append((centre - slack, centre + slack))
+    for pattern, start, end in _RELATIVE:
+        if pattern.search(text):
+            windows.append((now - timedelta(days=start), now - timedelta(days=end) + timedelta(minutes=1)))
+    return windows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import math
@@ -36,10 +37,18 @@ from langgraph_memory._backends import (
     Where,
 )
 from langgraph_memory._dedup import DedupPolicy, DedupVerdict
-from langgraph_memory._fusion import weighted_rrf
+from langgraph_memory._fusion import (
+    SUBJECT_BOOST,
+    TIME_BOOST,
+    index_text,
+    query_terms,
+    time_windows,
+    weighted_fusion,
+)
 from langgraph_memory.embeddings import Bm25SparseEmbeddings, default_embeddings, embedder_name
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.records import (
+    MAX_CONTENT_CHARS,
     Memory,
     MemoryInput,
     Namespace,
@@ -64,6 +73,12 @@ R = TypeVar("R")
 
 # How many nearest live memories of the same kind the dedup policy looks at.
 DEDUP_CANDIDATES = 5
+# Candidates fetched per list for a hybrid search: at least this many. Deeper pools did
+# not find more on LoCoMo (the subject and time lists reach deep candidates) and cost
+# payload parsing.
+HYBRID_MIN_POOL = 20
+# Identity memories consulted for aliases of the subjects a query names.
+ALIAS_SOURCES = 10
 UPSERT_BATCH = 256
 
 
@@ -96,11 +111,15 @@ class RememberResult:
 class SearchHit:
     memory: Memory
     score: float
-    """Cosine for ``dense``, BM25 for ``bm25``, fused rank score in [0, 1] for ``hybrid``."""
+    """Cosine for ``dense``, BM25 for ``bm25``, weighted fusion in [0, 1] for ``hybrid``."""
     dense_score: float | None = None
     sparse_score: float | None = None
     vector: list[float] | None = field(default=None, repr=False)
     """The memory's dense vector, when asked for (the pre-hook's cosine dedup uses it)."""
+    matched: tuple[str, ...] = ()
+    """For ``hybrid``: what the query named that this memory matches, and that raised its
+    score: ``"subject:<tag>"`` (a subject, or an alias of one) and ``"time"`` (created
+    within a time the query names, e.g. "in May 2023", "last week")."""
 
 
 def _async_twin(fn: Callable[Concatenate["MemoryStore", P], R]) -> Callable[Concatenate["MemoryStore", P], Awaitable[R]]:
@@ -252,14 +271,27 @@ class MemoryStore:
         sparse = self.sparse_embeddings.embed_query(text)
         return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))
 
-    def _embed_documents(self, texts: list[str]) -> list[tuple[list[float], tuple[list[int], list[float]]]]:
+    def _embed_documents(
+        self, texts: list[str], sparse_texts: list[str] | None = None
+    ) -> list[tuple[list[float], tuple[list[int], list[float]]]]:
         dense = self.embeddings.embed_documents(texts)
         if len(dense) != len(texts) or any(len(v) != self.dim for v in dense):
             raise InvalidMemoryError("embeddings", f"the embedder must return {self.dim}-dim vectors")
-        sparse = self.sparse_embeddings.embed_documents(texts)
+        sparse = self.sparse_embeddings.embed_documents(texts if sparse_texts is None else sparse_texts)
         return [
             (_normalise(d), (list(s.indices), list(s.values))) for d, s in zip(dense, sparse)
         ]
+
+    def _embed_memories(
+        self, memories: Sequence[Memory], contexts: Sequence[str | None]
+    ) -> list[tuple[list[float], tuple[list[int], list[float]]]]:
+        """Dense vectors of the content alone (dedup and the pre-hook compare those), BM25
+        vectors of the content after its context: on LoCoMo, context in the dense text
+        drowned short memories (and it would move dedup's cosines)."""
+        if not any(contexts):
+            return self._embed_documents([m.content for m in memories])
+        sparse = [index_text(m.content, context=c) for m, c in zip(memories, contexts)]
+        return self._embed_documents([m.content for m in memories], sparse)
 
     # -- writing ------------------------------------------------------------------------
 
@@ -285,6 +317,7 @@ class MemoryStore:
         metadata: Mapping[str, Any] | None = None,
         created_at: datetime | None = None,
         dedup: bool = True,
+        context: str | None = None,
     ) -> RememberResult:
         """Store one memory, letting the dedup policy merge it with what is already known.
 
@@ -301,6 +334,9 @@ class MemoryStore:
             metadata: free JSON data, e.g. provenance; merged when memories merge.
             created_at: when the fact was learned, for imports of dated history.
             dedup: ``False`` skips the similarity check (bulk loads).
+            context: text the memory came with, e.g. the message it answers; indexed for
+                keyword (BM25) search only, never returned. It lets "Yes, a sunrise!" be
+                found by a question about the painting it answers.
 
         Returns:
             A :class:`RememberResult`: ``inserted``, ``updated`` (with ``replaced``) or
@@ -314,7 +350,7 @@ class MemoryStore:
             subjects=subjects, importance=importance, ttl=ttl, source=source, metadata=metadata,
             created_at=created_at,
         )
-        [(dense, sparse)] = self._embed_documents([memory.content])
+        [(dense, sparse)] = self._embed_memories([memory], [_check_context(context)])
         return self._write(memory, dense, sparse, dedup=dedup)
 
     def remember_many(
@@ -336,9 +372,11 @@ class MemoryStore:
         if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
             raise InvalidMemoryError("items", "expected a list of texts or dicts")
         memories = []
+        contexts: list[str | None] = []
         for i, item in enumerate(items):
             args = dict(defaults, **(item if isinstance(item, Mapping) else {"content": item}))
             try:
+                contexts.append(_check_context(args.pop("context", None)))
                 memories.append(new_memory(namespace=namespace, **args))
             except InvalidMemoryError as exc:
                 raise InvalidMemoryError(f"items[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from exc
@@ -348,7 +386,7 @@ class MemoryStore:
         total = len(memories)
         for start in range(0, total, UPSERT_BATCH):
             chunk = memories[start : start + UPSERT_BATCH]
-            vectors = self._embed_documents([m.content for m in chunk])
+            vectors = self._embed_memories(chunk, contexts[start : start + UPSERT_BATCH])
             if dedup:
                 results.extend(self._write(m, d, s, dedup=True) for m, (d, s) in zip(chunk, vectors))
             else:
@@ -488,7 +526,9 @@ class MemoryStore:
         Args:
             query: text, or :class:`QueryVectors` from :meth:`embed_query` to reuse an embedding.
             limit: at most this many hits (1..1000).
-            mode: ``hybrid`` (dense + BM25, fused), ``dense`` or ``bm25``.
+            mode: ``hybrid`` (dense + BM25, fused by weight; memories tagged with a
+                subject the query names, or an alias of one, and memories from a time it
+                names rank higher: see :attr:`SearchHit.matched`), ``dense`` or ``bm25``.
             kinds, memory_types, categories, subjects: keep memories matching any value given.
             since, until: creation time window (``since`` also takes ``"6h"``).
             min_importance: keep memories at least this important.
@@ -510,20 +550,128 @@ class MemoryStore:
             )
             hits = [SearchHit(_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
         else:
-            pool = max(limit * 3, 30)
-            dense, sparse = self._backend.query_batch(
-                [
-                    DenseQuery(vectors.dense, where, pool, with_vectors),
-                    SparseQuery(*vectors.sparse, where, pool, with_vectors),
-                ]
-            )
-            hits = [
-                SearchHit(_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense)
-                for f in weighted_rrf(dense, sparse)
-            ]
+            hits = self._hybrid(vectors, where, limit, with_vectors)
         if min_score is not None:
             hits = [h for h in hits if h.score >= min_score]
         return hits[:limit]
+
+    def _hybrid(self, vectors: QueryVectors, where: Where, limit: int, with_vectors: bool) -> list[SearchHit]:
+        """Dense and BM25 fused by weight, favouring memories tagged with a subject the
+        query names (or an alias of one) and memories from a time it names.
+
+        Besides the two plain lists, the same queries run restricted to memories tagged
+        with a named subject and to the named times: the best of those may rank too low
+        to be candidates otherwise. Identity memories tagged with a named subject give
+        that subject's aliases (their other subjects); aliases found, a second round
+        searches them too, with the names added to the BM25 query. Then every candidate
+        gets both scores (:meth:`_complete`). No LLM; two round trips to the engine
+        without aliases, three with.
+        """
+        pool = max(limit, HYBRID_MIN_POOL)
+        # The filtered lists only add what the plain ones missed: a shallower pool does.
+        extra = max(limit, HYBRID_MIN_POOL // 2)
+        queries: list[DenseQuery | SparseQuery] = [
+            DenseQuery(vectors.dense, where, pool, with_vectors),
+            SparseQuery(*vectors.sparse, where, pool, with_vectors),
+        ]
+        # A subjects filter from the caller already restricts the candidates.
+        terms = set(query_terms(vectors.text)) if where.subjects is None else set()
+        windows = time_windows(vectors.text, now=utcnow()) if not where.any_of else []
+        if terms:
+            tagged = dataclasses.replace(where, subjects=tuple(terms))
+            # Aliases hold whatever else the search filters on (kind, time, importance).
+            identities = Where(
+                namespace=where.namespace, alive_at=where.alive_at, memory_types=("identity",),
+                subjects=tuple(terms),
+            )
+            queries += [
+                DenseQuery(vectors.dense, tagged, extra, with_vectors),
+                SparseQuery(*vectors.sparse, tagged, extra, with_vectors),
+                DenseQuery(vectors.dense, identities, ALIAS_SOURCES),
+            ]
+        spans = [(a.timestamp(), b.timestamp()) for a, b in windows]
+        if spans:
+            timed = dataclasses.replace(
+                where, any_of=tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
+            )
+            queries += [
+                DenseQuery(vectors.dense, timed, extra, with_vectors),
+                SparseQuery(*vectors.sparse, timed, extra, with_vectors),
+            ]
+        results = self._backend.query_batch(queries)
+        dense, sparse = list(results[0]), list(results[1])
+        sparse_query = vectors.sparse
+        if spans:
+            dense += results[-2]
+            sparse += results[-1]
+        if terms:
+            dense += results[2]
+            sparse += results[3]
+            aliases = {
+                s for h in results[4] for s in h.point.payload.get("subjects") or () if s not in terms
+            }
+            if aliases:
+                terms |= aliases
+                names = " ".join(sorted(aliases))
+                expanded = self.sparse_embeddings.embed_query(f"{vectors.text} {names}")
+                indices, values = list(expanded.indices), list(expanded.values)
+                sparse_query = (indices, values)
+                alias_where = dataclasses.replace(where, subjects=tuple(sorted(terms)))
+                more = self._backend.query_batch([
+                    SparseQuery(indices, values, where, pool, with_vectors),
+                    DenseQuery(vectors.dense, alias_where, extra, with_vectors),
+                    SparseQuery(indices, values, alias_where, extra, with_vectors),
+                ])
+                # The expanded BM25 lists replace the plain ones: their scores include the names.
+                sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
+                dense += more[1]
+
+        dense, sparse = self._complete(vectors.dense, sparse_query, where, dense, sparse, with_vectors)
+
+        def matched(hit: Hit) -> tuple[str, ...]:
+            named = sorted(terms.intersection(hit.point.payload.get("subjects") or ())) if terms else []
+            created = hit.point.payload.get("created_at")
+            timely = bool(spans) and created is not None and any(a <= created <= b for a, b in spans)
+            return (*(f"subject:{n}" for n in named), *(("time",) if timely else ()))
+
+        def boost(hit: Hit) -> float:
+            why = matched(hit)
+            factor = 1.0 + SUBJECT_BOOST if why and why[0].startswith("subject:") else 1.0
+            return factor * (1.0 + TIME_BOOST) if "time" in why else factor
+
+        most = (1.0 + SUBJECT_BOOST if terms else 1.0) * (1.0 + TIME_BOOST if spans else 1.0)
+        # Only the hits returned become Memory objects: parsing payloads is most of the cost.
+        return [
+            SearchHit(_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, matched(f.hit))
+            for f in weighted_fusion(dense, sparse, boost=boost, max_boost=most)[:limit]
+        ]
+
+    def _complete(
+        self, dense_vector: list[float], sparse_query: tuple[list[int], list[float]], where: Where,
+        dense: list[Hit], sparse: list[Hit], with_vectors: bool,
+    ) -> tuple[list[Hit], list[Hit]]:
+        """Score every candidate on both signals: a memory found by one list only would
+        count 0 for the other, sinking it in the fusion and failing the pre-hook's floor
+        on that signal. One more round trip, restricted to those ids."""
+        dense_ids = {h.point.id for h in dense}
+        sparse_ids = {h.point.id for h in sparse}
+        need_dense = tuple(sparse_ids - dense_ids)
+        need_sparse = tuple(dense_ids - sparse_ids)
+        queries: list[DenseQuery | SparseQuery] = []
+        if need_dense:
+            queries.append(DenseQuery(
+                dense_vector, dataclasses.replace(where, ids=need_dense), len(need_dense), with_vectors))
+        if need_sparse:
+            queries.append(SparseQuery(
+                *sparse_query, dataclasses.replace(where, ids=need_sparse), len(need_sparse), with_vectors))
+        if not queries:
+            return dense, sparse
+        found = self._backend.query_batch(queries)
+        if need_dense:
+            dense = dense + found.pop(0)
+        if need_sparse:
+            sparse = sparse + found.pop(0)
+        return dense, sparse
 
     def recent(
         self,
@@ -713,6 +861,16 @@ def _check_id(memory_id: Any) -> str:
         return str(uuid.UUID(str(memory_id)))
     except (ValueError, TypeError, AttributeError):
         raise InvalidMemoryError("memory_id", f"{memory_id!r} is not a memory id") from None
+
+
+def _check_context(context: Any) -> str | None:
+    if context is None:
+        return None
+    if not isinstance(context, str):
+        raise InvalidMemoryError("context", f"expected a string, got {type(context).__name__}")
+    if len(context) > MAX_CONTENT_CHARS:
+        raise InvalidMemoryError("context", f"is {len(context)} characters; the limit is {MAX_CONTENT_CHARS}")
+    return context.strip() or None
 
 
 def _merge_metadata(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
