@@ -1,0 +1,153 @@
+"""Hybrid search: how one query becomes a few engine queries, and how their lists fuse.
+
+Fusion and boosts run here rather than in the engine because callers need each signal's
+own score: the pre-hook applies a floor per signal and explains why a memory was chosen.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from langchain_qdrant.sparse_embeddings import SparseEmbeddings
+
+from langgraph_memory._backends import Backend, DenseQuery, Hit, SparseQuery, Where
+from langgraph_memory._fusion import (
+    SUBJECT_BOOST,
+    TIME_BOOST,
+    Fused,
+    query_terms,
+    time_windows,
+    weighted_fusion,
+)
+from langgraph_memory.records import utcnow
+
+if TYPE_CHECKING:
+    from langgraph_memory.store import QueryVectors
+
+# Candidates fetched per list for a hybrid search: at least this many. Deeper pools did
+# not find more on LoCoMo (the subject and time lists reach deep candidates) and cost
+# payload parsing.
+HYBRID_MIN_POOL = 20
+# Identity memories consulted for aliases of the subjects a query names.
+ALIAS_SOURCES = 10
+
+
+def hybrid_search(
+    backend: Backend, sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where,
+    limit: int, with_vectors: bool,
+) -> list[tuple[Fused, tuple[str, ...]]]:
+    """Dense and BM25 fused by weight, favouring memories tagged with a subject the
+    query names (or an alias of one) and memories from a time it names.
+
+    Besides the two plain lists, the same queries run restricted to memories tagged
+    with a named subject and to the named times: the best of those may rank too low
+    to be candidates otherwise. Identity memories tagged with a named subject give
+    that subject's aliases (their other subjects); aliases found, a second round
+    searches them too, with the names added to the BM25 query. Then every candidate
+    gets both scores (:func:`_complete`). No LLM; two round trips to the engine
+    without aliases, three with.
+    """
+    pool = max(limit, HYBRID_MIN_POOL)
+    # The filtered lists only add what the plain ones missed: a shallower pool does.
+    extra = max(limit, HYBRID_MIN_POOL // 2)
+    queries: list[DenseQuery | SparseQuery] = [
+        DenseQuery(vectors.dense, where, pool, with_vectors),
+        SparseQuery(*vectors.sparse, where, pool, with_vectors),
+    ]
+    # A subjects filter from the caller already restricts the candidates.
+    terms = set(query_terms(vectors.text)) if where.subjects is None else set()
+    windows = time_windows(vectors.text, now=utcnow()) if not where.any_of else []
+    if terms:
+        tagged = dataclasses.replace(where, subjects=tuple(terms))
+        # Aliases hold whatever else the search filters on (kind, time, importance).
+        identities = Where(
+            namespace=where.namespace, alive_at=where.alive_at, memory_types=("identity",),
+            subjects=tuple(terms),
+        )
+        queries += [
+            DenseQuery(vectors.dense, tagged, extra, with_vectors),
+            SparseQuery(*vectors.sparse, tagged, extra, with_vectors),
+            DenseQuery(vectors.dense, identities, ALIAS_SOURCES),
+        ]
+    spans = [(a.timestamp(), b.timestamp()) for a, b in windows]
+    if spans:
+        timed = dataclasses.replace(
+            where, any_of=tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
+        )
+        queries += [
+            DenseQuery(vectors.dense, timed, extra, with_vectors),
+            SparseQuery(*vectors.sparse, timed, extra, with_vectors),
+        ]
+    results = backend.query_batch(queries)
+    dense, sparse = list(results[0]), list(results[1])
+    sparse_query = vectors.sparse
+    if spans:
+        dense += results[-2]
+        sparse += results[-1]
+    if terms:
+        dense += results[2]
+        sparse += results[3]
+        aliases = {
+            s for h in results[4] for s in h.point.payload.get("subjects") or () if s not in terms
+        }
+        if aliases:
+            terms |= aliases
+            names = " ".join(sorted(aliases))
+            expanded = sparse_embeddings.embed_query(f"{vectors.text} {names}")
+            indices, values = list(expanded.indices), list(expanded.values)
+            sparse_query = (indices, values)
+            alias_where = dataclasses.replace(where, subjects=tuple(sorted(terms)))
+            more = backend.query_batch([
+                SparseQuery(indices, values, where, pool, with_vectors),
+                DenseQuery(vectors.dense, alias_where, extra, with_vectors),
+                SparseQuery(indices, values, alias_where, extra, with_vectors),
+            ])
+            # The expanded BM25 lists replace the plain ones: their scores include the names.
+            sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
+            dense += more[1]
+
+    dense, sparse = _complete(backend, vectors.dense, sparse_query, where, dense, sparse, with_vectors)
+
+    def matched(hit: Hit) -> tuple[str, ...]:
+        named = sorted(terms.intersection(hit.point.payload.get("subjects") or ())) if terms else []
+        created = hit.point.payload.get("created_at")
+        timely = bool(spans) and created is not None and any(a <= created <= b for a, b in spans)
+        return (*(f"subject:{n}" for n in named), *(("time",) if timely else ()))
+
+    def boost(hit: Hit) -> float:
+        why = matched(hit)
+        factor = 1.0 + SUBJECT_BOOST if why and why[0].startswith("subject:") else 1.0
+        return factor * (1.0 + TIME_BOOST) if "time" in why else factor
+
+    most = (1.0 + SUBJECT_BOOST if terms else 1.0) * (1.0 + TIME_BOOST if spans else 1.0)
+    fused = weighted_fusion(dense, sparse, boost=boost, max_boost=most)[:limit]
+    return [(f, matched(f.hit)) for f in fused]
+
+
+def _complete(
+    backend: Backend, dense_vector: list[float], sparse_query: tuple[list[int], list[float]], where: Where,
+    dense: list[Hit], sparse: list[Hit], with_vectors: bool,
+) -> tuple[list[Hit], list[Hit]]:
+    """Score every candidate on both signals: a memory found by one list only would
+    count 0 for the other, sinking it in the fusion and failing the pre-hook's floor
+    on that signal. One more round trip, restricted to those ids."""
+    dense_ids = {h.point.id for h in dense}
+    sparse_ids = {h.point.id for h in sparse}
+    need_dense = tuple(sparse_ids - dense_ids)
+    need_sparse = tuple(dense_ids - sparse_ids)
+    queries: list[DenseQuery | SparseQuery] = []
+    if need_dense:
+        queries.append(DenseQuery(
+            dense_vector, dataclasses.replace(where, ids=need_dense), len(need_dense), with_vectors))
+    if need_sparse:
+        queries.append(SparseQuery(
+            *sparse_query, dataclasses.replace(where, ids=need_sparse), len(need_sparse), with_vectors))
+    if not queries:
+        return dense, sparse
+    found = backend.query_batch(queries)
+    if need_dense:
+        dense = dense + found.pop(0)
+    if need_sparse:
+        sparse = sparse + found.pop(0)
+    return dense, sparse
