@@ -10,7 +10,7 @@ import re
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal, Mapping, Sequence, Union, get_args
+from typing import Any, Literal, Mapping, Sequence, Union
 
 from langgraph_memory.errors import InvalidMemoryError
 
@@ -369,4 +369,3 @@ def new_memory(
 MemoryInput = Union[str, Mapping[str, Any]]
 """What :meth:`MemoryStore.remember_many` takes: a text, or a dict of ``remember`` arguments."""
 
-KINDS: tuple[str, ...] = get_args(MemoryKind)
