@@ -1,4 +1,4 @@
-"""Hybrid search: how one query becomes a few engine queries, and how their lists fuse.
+"""Hybrid search: how one query becomes a few rounds of engine queries, and how their lists fuse.
 
 Fusion and boosts run here rather than in the engine because callers need each signal's
 own score: the pre-hook applies a floor per signal and explains why a memory was chosen.
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
-from langgraph_memory._backends import Backend, DenseQuery, Hit, SparseQuery, Where
+from langgraph_memory._backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, Where
 from langgraph_memory._fusion import (
     SUBJECT_BOOST,
     TIME_BOOST,
@@ -20,6 +20,7 @@ from langgraph_memory._fusion import (
     time_windows,
     weighted_fusion,
 )
+from langgraph_memory._reads import Plan
 from langgraph_memory.records import utcnow
 
 if TYPE_CHECKING:
@@ -33,10 +34,9 @@ HYBRID_MIN_POOL = 20
 ALIAS_SOURCES = 10
 
 
-def hybrid_search(
-    backend: Backend, sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where,
-    limit: int, with_vectors: bool,
-) -> list[tuple[Fused, tuple[str, ...]]]:
+def hybrid_plan(
+    sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int, with_vectors: bool,
+) -> Plan[list[tuple[Fused, tuple[str, ...]]]]:
     """Dense and BM25 fused by weight, favouring memories tagged with a subject the
     query names (or an alias of one) and memories from a time it names.
 
@@ -45,15 +45,17 @@ def hybrid_search(
     to be candidates otherwise. Identity memories tagged with a named subject give
     that subject's aliases (their other subjects); aliases found, a second round
     searches them too, with the names added to the BM25 query. Then every candidate
-    gets both scores (:func:`_complete`). No LLM; two round trips to the engine
-    without aliases, three with.
+    gets both scores, and which candidates match a named subject or time
+    (:func:`_complete`). Candidate lists carry no payload (reading payloads is most of
+    the engine's cost); the winners' payloads come in a last round. No LLM; three
+    rounds without aliases, four with.
     """
     pool = max(limit, HYBRID_MIN_POOL)
     # The filtered lists only add what the plain ones missed: a shallower pool does.
     extra = max(limit, HYBRID_MIN_POOL // 2)
-    queries: list[DenseQuery | SparseQuery] = [
-        DenseQuery(vectors.dense, where, pool, with_vectors),
-        SparseQuery(*vectors.sparse, where, pool, with_vectors),
+    queries: list[Query] = [
+        DenseQuery(vectors.dense, where, pool, payload=False),
+        SparseQuery(*vectors.sparse, where, pool, payload=False),
     ]
     # A subjects filter from the caller already restricts the candidates.
     terms = set(query_terms(vectors.text)) if where.subjects is None else set()
@@ -66,20 +68,19 @@ def hybrid_search(
             subjects=tuple(terms),
         )
         queries += [
-            DenseQuery(vectors.dense, tagged, extra, with_vectors),
-            SparseQuery(*vectors.sparse, tagged, extra, with_vectors),
-            DenseQuery(vectors.dense, identities, ALIAS_SOURCES),
+            DenseQuery(vectors.dense, tagged, extra, payload=False),
+            SparseQuery(*vectors.sparse, tagged, extra, payload=False),
+            DenseQuery(vectors.dense, identities, ALIAS_SOURCES, payload=("subjects",)),
         ]
     spans = [(a.timestamp(), b.timestamp()) for a, b in windows]
+    timed_any = tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
     if spans:
-        timed = dataclasses.replace(
-            where, any_of=tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
-        )
+        timed = dataclasses.replace(where, any_of=timed_any)
         queries += [
-            DenseQuery(vectors.dense, timed, extra, with_vectors),
-            SparseQuery(*vectors.sparse, timed, extra, with_vectors),
+            DenseQuery(vectors.dense, timed, extra, payload=False),
+            SparseQuery(*vectors.sparse, timed, extra, payload=False),
         ]
-    results = backend.query_batch(queries)
+    results = yield queries
     dense, sparse = list(results[0]), list(results[1])
     sparse_query = vectors.sparse
     if spans:
@@ -98,56 +99,72 @@ def hybrid_search(
             indices, values = list(expanded.indices), list(expanded.values)
             sparse_query = (indices, values)
             alias_where = dataclasses.replace(where, subjects=tuple(sorted(terms)))
-            more = backend.query_batch([
-                SparseQuery(indices, values, where, pool, with_vectors),
-                DenseQuery(vectors.dense, alias_where, extra, with_vectors),
-                SparseQuery(indices, values, alias_where, extra, with_vectors),
-            ])
+            more = yield [
+                SparseQuery(indices, values, where, pool, payload=False),
+                DenseQuery(vectors.dense, alias_where, extra, payload=False),
+                SparseQuery(indices, values, alias_where, extra, payload=False),
+            ]
             # The expanded BM25 lists replace the plain ones: their scores include the names.
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
 
-    dense, sparse = _complete(backend, vectors.dense, sparse_query, where, dense, sparse, with_vectors)
-
-    def matched(hit: Hit) -> tuple[str, ...]:
-        named = sorted(terms.intersection(hit.point.payload.get("subjects") or ())) if terms else []
-        created = hit.point.payload.get("created_at")
-        timely = bool(spans) and created is not None and any(a <= created <= b for a, b in spans)
-        return (*(f"subject:{n}" for n in named), *(("time",) if timely else ()))
+    dense, sparse, tagged_ids, timely_ids = yield from _complete(
+        vectors.dense, sparse_query, where, dense, sparse, tuple(sorted(terms)), timed_any)
 
     def boost(hit: Hit) -> float:
-        why = matched(hit)
-        factor = 1.0 + SUBJECT_BOOST if why and why[0].startswith("subject:") else 1.0
-        return factor * (1.0 + TIME_BOOST) if "time" in why else factor
+        factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
+        return factor * (1.0 + TIME_BOOST) if hit.point.id in timely_ids else factor
 
     most = (1.0 + SUBJECT_BOOST if terms else 1.0) * (1.0 + TIME_BOOST if spans else 1.0)
     fused = weighted_fusion(dense, sparse, boost=boost, max_boost=most)[:limit]
-    return [(f, matched(f.hit)) for f in fused]
+    if not fused:
+        return []
+    top = tuple(f.hit.point.id for f in fused)
+    [points] = yield [FetchQuery(Where(status=None, ids=top), len(top), with_vectors=with_vectors)]
+    by_id = {h.point.id: h.point for h in points}
+    out: list[tuple[Fused, tuple[str, ...]]] = []
+    for f in fused:
+        point = by_id.get(f.hit.point.id)
+        if point is None:
+            continue  # deleted since the first round
+        f.hit = Hit(point, f.hit.score)
+        named = sorted(terms.intersection(point.payload.get("subjects") or ())) if point.id in tagged_ids else []
+        out.append((f, (*(f"subject:{n}" for n in named), *(("time",) if point.id in timely_ids else ()))))
+    return out
 
 
 def _complete(
-    backend: Backend, dense_vector: list[float], sparse_query: tuple[list[int], list[float]], where: Where,
-    dense: list[Hit], sparse: list[Hit], with_vectors: bool,
-) -> tuple[list[Hit], list[Hit]]:
+    dense_vector: list[float], sparse_query: tuple[list[int], list[float]], where: Where,
+    dense: list[Hit], sparse: list[Hit], terms: tuple[str, ...], timed_any: tuple[Where, ...],
+) -> Plan[tuple[list[Hit], list[Hit], set[str], set[str]]]:
     """Score every candidate on both signals: a memory found by one list only would
     count 0 for the other, sinking it in the fusion and failing the pre-hook's floor
-    on that signal. One more round trip, restricted to those ids."""
+    on that signal. In the same round, which candidates are tagged with a named subject
+    and which were created within a named time (their boosts). One round, restricted
+    to the candidates' ids."""
     dense_ids = {h.point.id for h in dense}
     sparse_ids = {h.point.id for h in sparse}
     need_dense = tuple(sparse_ids - dense_ids)
     need_sparse = tuple(dense_ids - sparse_ids)
-    queries: list[DenseQuery | SparseQuery] = []
+    everyone = tuple(dense_ids | sparse_ids)
+    queries: list[Query] = []
     if need_dense:
         queries.append(DenseQuery(
-            dense_vector, dataclasses.replace(where, ids=need_dense), len(need_dense), with_vectors))
+            dense_vector, dataclasses.replace(where, ids=need_dense), len(need_dense), payload=False))
     if need_sparse:
         queries.append(SparseQuery(
-            *sparse_query, dataclasses.replace(where, ids=need_sparse), len(need_sparse), with_vectors))
+            *sparse_query, dataclasses.replace(where, ids=need_sparse), len(need_sparse), payload=False))
+    if everyone and terms:
+        queries.append(FetchQuery(Where(status=None, ids=everyone, subjects=terms), len(everyone), payload=False))
+    if everyone and timed_any:
+        queries.append(FetchQuery(Where(status=None, ids=everyone, any_of=timed_any), len(everyone), payload=False))
     if not queries:
-        return dense, sparse
-    found = backend.query_batch(queries)
+        return dense, sparse, set(), set()
+    found = yield queries
     if need_dense:
         dense = dense + found.pop(0)
     if need_sparse:
         sparse = sparse + found.pop(0)
-    return dense, sparse
+    tagged = {h.point.id for h in found.pop(0)} if everyone and terms else set()
+    timely = {h.point.id for h in found.pop(0)} if everyone and timed_any else set()
+    return dense, sparse, tagged, timely

@@ -182,27 +182,32 @@ def _gather(
     config: InjectionConfig,
     dropped: Counter[str],
 ) -> list[tuple[Memory, Channel, float | None, str, list[float] | None]]:
-    found: list[tuple[Memory, Channel, float | None, str, list[float] | None]] = []
+    # Every channel's first round shares one call into the engine.
+    plans: dict[Channel, Any] = {}
     for channel in config.channels:
         if channel == "identity" and config.identity_limit:
-            for m in store.identity(namespace=namespace, limit=config.identity_limit):
-                found.append((m, "identity", None, f"identity ({m.memory_type}, {m.kind})", None))
+            plans[channel] = store._identity_plan(namespace, config.identity_limit)
         elif channel == "important" and config.important_limit:
-            for m in store.important(
-                namespace=namespace, min_importance=config.important_min, limit=config.important_limit
-            ):
-                found.append((m, "important", m.importance, f"important ({m.importance:.1f})", None))
+            plans[channel] = store._important_plan(namespace, config.important_min, config.important_limit)
         elif channel == "recent" and config.recent_limit:
-            for m in store.recent(
-                namespace=namespace, since=config.recent_window, limit=config.recent_limit
-            ):
-                found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)", None))
+            plans[channel] = store._recent_plan(namespace, config.recent_window, config.recent_limit)
         elif channel == "similar" and vectors is not None and config.similar_limit:
-            hits = store.search(
-                vectors, namespace=namespace, limit=config.similar_limit,
-                mode=config.similar_mode,
-            )
-            for h in hits:
+            plans[channel] = store._search_plan(
+                vectors, store._filters(namespace), config.similar_limit, config.similar_mode, False)
+    answers = dict(zip(plans, store._read(*plans.values())))
+    found: list[tuple[Memory, Channel, float | None, str, list[float] | None]] = []
+    for channel, answer in answers.items():
+        if channel == "identity":
+            for m, _ in answer:
+                found.append((m, "identity", None, f"identity ({m.memory_type}, {m.kind})", None))
+        elif channel == "important":
+            for m, _ in answer:
+                found.append((m, "important", m.importance, f"important ({m.importance:.1f})", None))
+        elif channel == "recent":
+            for m, _ in answer:
+                found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)", None))
+        else:
+            for h in answer:
                 dense_ok = h.dense_score is not None and h.dense_score >= config.similar_min_cosine
                 bm25_ok = (
                     config.similar_min_bm25 is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import math
@@ -37,7 +38,8 @@ from langgraph_memory._backends import (
 )
 from langgraph_memory._dedup import DedupPolicy, DedupVerdict
 from langgraph_memory._fusion import index_text
-from langgraph_memory._hybrid import hybrid_search
+from langgraph_memory._hybrid import hybrid_plan
+from langgraph_memory._reads import Plan, memories_plan, run_plans
 from langgraph_memory.embeddings import Bm25SparseEmbeddings, default_embeddings, embedder_name
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.records import (
@@ -528,24 +530,31 @@ class MemoryStore:
             raise InvalidMemoryError("mode", f"unknown mode {mode!r}; expected hybrid, dense or bm25")
         where = self._filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance)
         vectors = query if isinstance(query, QueryVectors) else self.embed_query(query)
-        if mode == "dense":
-            [dense] = self._backend.query_batch([DenseQuery(vectors.dense, where, limit, with_vectors)])
-            hits = [SearchHit(_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
-        elif mode == "bm25":
-            [sparse] = self._backend.query_batch(
-                [SparseQuery(*vectors.sparse, where, limit, with_vectors)]
-            )
-            hits = [SearchHit(_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
-        else:
-            hits = [
-                SearchHit(_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
-                for f, why in hybrid_search(
-                    self._backend, self.sparse_embeddings, vectors, where, limit, with_vectors
-                )
-            ]
+        [hits] = self._read(self._search_plan(vectors, where, limit, mode, with_vectors))
         if min_score is not None:
             hits = [h for h in hits if h.score >= min_score]
         return hits[:limit]
+
+    def _search_plan(
+        self, vectors: QueryVectors, where: Where, limit: int, mode: SearchMode, with_vectors: bool
+    ) -> Plan[list[SearchHit]]:
+        if mode == "dense":
+            [dense] = yield [DenseQuery(vectors.dense, where, limit, with_vectors)]
+            return [SearchHit(_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
+        if mode == "bm25":
+            [sparse] = yield [SparseQuery(*vectors.sparse, where, limit, with_vectors)]
+            return [SearchHit(_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
+        fused = yield from hybrid_plan(self.sparse_embeddings, vectors, where, limit, with_vectors)
+        return [
+            SearchHit(_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
+            for f, why in fused
+        ]
+
+    def _read(self, *plans: Plan[Any]) -> list[Any]:
+        """The answers of several read plans, sharing the engine's round trips. Public
+        reads run one plan; the pre-hook (:mod:`langgraph_memory.injection`) runs its
+        channels together."""
+        return run_plans(self._backend, plans)
 
     def recent(
         self,
@@ -558,15 +567,25 @@ class MemoryStore:
     ) -> list[Memory]:
         """Live memories created or updated since ``since`` (``"6h"``, a timedelta or a
         datetime; ``None``: any time), newest first. This answers "what did we talk about?"."""
+        [memories] = self._read(self._recent_plan(namespace, since, limit, kinds, with_vectors))
+        return [m for m, _ in memories]
+
+    def _recent_plan(
+        self, namespace: Namespace, since: str | timedelta | datetime | None, limit: int,
+        kinds: str | Sequence[str] | None = None, with_vectors: bool = False,
+    ) -> Plan[list[tuple[Memory, list[float] | None]]]:
         where = self._filters(namespace, kinds)
         if since is not None:
-            where = Where(**{**where.__dict__, "updated_since": parse_since(since).timestamp()})
-        points, _ = self._backend.scroll(where, limit=limit, order_by="updated_at", with_vectors=with_vectors)
-        return [Memory.from_payload(p.id, p.payload) for p in points]
+            where = dataclasses.replace(where, updated_since=parse_since(since).timestamp())
+        return memories_plan(where, limit, "updated_at", with_vectors)
 
     def identity(self, *, namespace: Namespace, limit: int = 10) -> list[Memory]:
         """Who the user is (``identity`` memories) and the agent's own ``self`` context,
         most important first."""
+        [memories] = self._read(self._identity_plan(namespace, limit))
+        return [m for m, _ in memories]
+
+    def _identity_plan(self, namespace: Namespace, limit: int) -> Plan[list[tuple[Memory, list[float] | None]]]:
         where = self._live(
             namespace,
             any_of=(
@@ -574,16 +593,19 @@ class MemoryStore:
                 Where(status=None, kinds=("self",), categories=("context",)),
             ),
         )
-        points, _ = self._backend.scroll(where, limit=limit, order_by="importance")
-        return [Memory.from_payload(p.id, p.payload) for p in points]
+        return memories_plan(where, limit, "importance")
 
     def important(
         self, *, namespace: Namespace, min_importance: float = 0.8, limit: int = 10
     ) -> list[Memory]:
         """Live memories with importance >= ``min_importance``, most important first."""
-        where = self._live(namespace, min_importance=min_importance)
-        points, _ = self._backend.scroll(where, limit=limit, order_by="importance")
-        return [Memory.from_payload(p.id, p.payload) for p in points]
+        [memories] = self._read(self._important_plan(namespace, min_importance, limit))
+        return [m for m, _ in memories]
+
+    def _important_plan(
+        self, namespace: Namespace, min_importance: float, limit: int
+    ) -> Plan[list[tuple[Memory, list[float] | None]]]:
+        return memories_plan(self._live(namespace, min_importance=min_importance), limit, "importance")
 
     def get(self, memory_id: str, *, namespace: Namespace) -> Memory | None:
         """The live memory ``memory_id`` of ``namespace``, or ``None`` (also when it belongs

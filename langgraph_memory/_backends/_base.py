@@ -106,6 +106,9 @@ class DenseQuery:
     where: Where
     limit: int
     with_vectors: bool = False
+    payload: bool | tuple[str, ...] = True
+    """Each hit's payload: all of it, none, or these fields. Reading payloads is most of a
+    query's cost in the engine, so candidate lists ask for none."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,24 @@ class SparseQuery:
     where: Where
     limit: int
     with_vectors: bool = False
+    payload: bool | tuple[str, ...] = True
+
+
+@dataclass(frozen=True)
+class FetchQuery:
+    """Points matching ``where``, first by a float field (``order_by``), else in id order.
+    It rides in :meth:`Backend.query_batch` with the nearest-neighbour queries, so a
+    turn's metadata channels cost no round trip of their own. Hits score 0."""
+
+    where: Where
+    limit: int
+    order_by: str | None = None
+    descending: bool = True
+    with_vectors: bool = False
+    payload: bool | tuple[str, ...] = True
+
+
+Query = DenseQuery | SparseQuery | FetchQuery
 
 
 class Backend(Protocol):
@@ -133,8 +154,8 @@ class Backend(Protocol):
 
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]: ...
 
-    def query_batch(self, queries: Sequence[DenseQuery | SparseQuery]) -> list[list[Hit]]:
-        """Run dense and sparse nearest-neighbour queries in one round trip."""
+    def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
+        """Run nearest-neighbour and fetch queries in one round trip, one list each."""
 
     def scroll(
         self,

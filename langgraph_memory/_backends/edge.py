@@ -17,7 +17,9 @@ from langgraph_memory._backends._base import (
     KEYWORD_FIELDS,
     SPARSE,
     DenseQuery,
+    FetchQuery,
     Hit,
+    Query,
     SparseQuery,
     StoredPoint,
     Where,
@@ -35,7 +37,7 @@ class _EdgeDialect:
         return qe.FieldCondition(key=key, match=match)
 
     def has_id(self, ids: tuple[str, ...]) -> Any:
-        return qe.HasIdCondition({uuid.UUID(i) for i in ids})
+        return qe.HasIdCondition(set(ids))  # the engine parses UUID strings itself
 
     def range(self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None) -> Any:
         return qe.FieldCondition(key=key, range=qe.RangeFloat(gte=gte, gt=gt, lte=lte))
@@ -148,27 +150,32 @@ class EdgeBackend:
         )
         return [_point(r, with_vectors) for r in records]
 
-    def query_batch(self, queries: Sequence[DenseQuery | SparseQuery]) -> list[list[Hit]]:
+    def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
+        filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
         requests = []
         for q in queries:
-            if isinstance(q, DenseQuery):
-                vector: Any = q.vector
-                using = DENSE
+            flt = filters.get(q.where)
+            if flt is None:
+                flt = filters[q.where] = to_filter(q.where)
+            if isinstance(q, FetchQuery):
+                query: Any = None if q.order_by is None else qe.OrderBy(
+                    q.order_by, direction=qe.Direction.Desc if q.descending else qe.Direction.Asc)
+            elif isinstance(q, DenseQuery):
+                query = qe.Query.Nearest(q.vector, using=DENSE)
             else:
-                vector = qe.SparseVector(indices=q.indices, values=q.values)
-                using = SPARSE
+                query = qe.Query.Nearest(qe.SparseVector(indices=q.indices, values=q.values), using=SPARSE)
             requests.append(
                 qe.QueryRequest(
                     limit=q.limit,
-                    query=qe.Query.Nearest(vector, using=using),
-                    filter=to_filter(q.where),
-                    with_payload=True,
+                    query=query,
+                    filter=flt,
+                    with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
                     with_vector=[DENSE] if q.with_vectors else False,
                 )
             )
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
         return [
-            [Hit(_point(r, q.with_vectors), float(r.score)) for r in rows]
+            [Hit(_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in rows]
             for q, rows in zip(queries, results)
         ]
 

@@ -16,7 +16,9 @@ from langgraph_memory._backends._base import (
     KEYWORD_FIELDS,
     SPARSE,
     DenseQuery,
+    FetchQuery,
     Hit,
+    Query,
     SparseQuery,
     StoredPoint,
     Where,
@@ -145,29 +147,35 @@ class QdrantClientBackend:
             )
         return [_point(r, with_vectors) for r in records]
 
-    def query_batch(self, queries: Sequence[DenseQuery | SparseQuery]) -> list[list[Hit]]:
+    def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
+        filters: dict[Where, models.Filter] = {}  # a batch often repeats one filter
         requests = []
         for q in queries:
-            if isinstance(q, DenseQuery):
-                query: Any = q.vector
-                using = DENSE
+            flt = filters.get(q.where)
+            if flt is None:
+                flt = filters[q.where] = to_filter(q.where)
+            using: str | None = None
+            if isinstance(q, FetchQuery):
+                query: Any = None if q.order_by is None else models.OrderByQuery(order_by=models.OrderBy(
+                    key=q.order_by, direction=models.Direction.DESC if q.descending else models.Direction.ASC))
+            elif isinstance(q, DenseQuery):
+                query, using = q.vector, DENSE
             else:
-                query = models.SparseVector(indices=q.indices, values=q.values)
-                using = SPARSE
+                query, using = models.SparseVector(indices=q.indices, values=q.values), SPARSE
             requests.append(
                 models.QueryRequest(
                     query=query,
                     using=using,
-                    filter=to_filter(q.where),
+                    filter=flt,
                     limit=q.limit,
-                    with_payload=True,
+                    with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
                     with_vector=[DENSE] if q.with_vectors else False,
                 )
             )
         with self._guard():
             responses = self.client.query_batch_points(self.collection, requests=requests)
         return [
-            [Hit(_point(r, q.with_vectors), float(r.score)) for r in resp.points]
+            [Hit(_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in resp.points]
             for q, resp in zip(queries, responses)
         ]
 
