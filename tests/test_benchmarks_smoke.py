@@ -149,3 +149,18 @@ def test_main_writes_the_json_rows(tiny_file, tmp_path, embeddings, monkeypatch,
     assert {r["corpus"] for r in rows} == {"turns", "observations"}
     printed = capsys.readouterr().out
     assert "| turns | bm25 | all |" in printed and "1 merged" in printed
+
+
+def test_latency_times_every_operation_of_every_system_and_prints_ratios(tiny_file, embeddings):
+    from benchmarks import latency
+
+    rows = latency.run(tiny_file, sizes=[20], namespaces=2, budget_s=0.0, min_reps=2, max_reps=2,
+                       embeddings=embeddings, log=lambda s: None)
+    timed = {(r["system"], r["op"]) for r in rows}
+    assert timed == {(s, op) for s in ("edge", "qdrant") for op in latency.OPS} | {
+        ("inmemory", op) for op in ("prehook", "search", "remember")}
+    assert all(r["median_ms"] > 0 and r["reps"] == 2 for r in rows)
+    table = latency.format_table(rows)
+    edge_prehook = next(line for line in table.splitlines() if line.startswith("| prehook | edge |"))
+    assert edge_prehook.endswith("| 1.0 |")  # its own ratio
+    assert "| engine_query | qdrant |" in table and "engine_query | inmemory" not in table
