@@ -120,13 +120,14 @@ def hybrid_plan(
     if not fused:
         return []
     top = tuple(f.hit.point.id for f in fused)
-    [points] = yield [FetchQuery(Where(status=None, ids=top), len(top), with_vectors=with_vectors)]
+    # The caller's filter again: a memory superseded or expired since the first round stays out.
+    [points] = yield [FetchQuery(dataclasses.replace(where, ids=top), len(top), with_vectors=with_vectors)]
     by_id = {h.point.id: h.point for h in points}
     out: list[tuple[Fused, tuple[str, ...]]] = []
     for f in fused:
         point = by_id.get(f.hit.point.id)
         if point is None:
-            continue  # deleted since the first round
+            continue  # deleted, superseded or expired since the first round
         f.hit = Hit(point, f.hit.score)
         named = sorted(terms.intersection(point.payload.get("subjects") or ())) if point.id in tagged_ids else []
         out.append((f, (*(f"subject:{n}" for n in named), *(("time",) if point.id in timely_ids else ()))))
@@ -155,9 +156,11 @@ def _complete(
         queries.append(SparseQuery(
             *sparse_query, dataclasses.replace(where, ids=need_sparse), len(need_sparse), payload=False))
     if everyone and terms:
-        queries.append(FetchQuery(Where(status=None, ids=everyone, subjects=terms), len(everyone), payload=False))
+        queries.append(FetchQuery(
+            Where(namespace=where.namespace, status=None, ids=everyone, subjects=terms), len(everyone), payload=False))
     if everyone and timed_any:
-        queries.append(FetchQuery(Where(status=None, ids=everyone, any_of=timed_any), len(everyone), payload=False))
+        queries.append(FetchQuery(
+            Where(namespace=where.namespace, status=None, ids=everyone, any_of=timed_any), len(everyone), payload=False))
     if not queries:
         return dense, sparse, set(), set()
     found = yield queries

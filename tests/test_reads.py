@@ -1,0 +1,116 @@
+"""Reads as plans: how many calls reach the engine, and what a write between rounds does.
+
+The engine is real (both backends); a thin proxy only counts the calls going through it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from langgraph_memory._backends import FetchQuery, Where
+from langgraph_memory._reads import memories_plan, run_plans
+from langgraph_memory.injection import InjectionConfig, VectorCache, select_memories
+from langgraph_memory.records import namespace_key
+
+NS = ("memories", "alice")
+
+
+class CountingBackend:
+    """Passes every call to the real backend and records its name (and batch size)."""
+
+    def __init__(self, inner: Any, after_first_batch: Callable[[], None] | None = None) -> None:
+        self.inner = inner
+        self.calls: list[tuple[str, int]] = []
+        self.after_first_batch = after_first_batch
+
+    def query_batch(self, queries):
+        self.calls.append(("query_batch", len(queries)))
+        results = self.inner.query_batch(queries)
+        if self.after_first_batch is not None and len(self.calls) == 1:
+            self.after_first_batch()
+        return results
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append((name, 0))
+            return attr(*args, **kwargs)
+
+        return counted
+
+
+def _seed(store) -> None:
+    store.remember("Alice is a nurse in Lyon", namespace=NS, memory_type="identity")
+    store.remember("Alice is allergic to penicillin", namespace=NS, importance=0.95)
+    store.remember("Alice plays the cello on weekends", namespace=NS)
+    store.remember("Alice's cat is called Miso", namespace=NS)
+
+
+def test_the_prehook_runs_every_channel_in_three_engine_calls(store):
+    _seed(store)
+    query = store.embed_query("does Alice play any instrument?")
+    cache = VectorCache()
+    select_memories(store, namespace=NS, query=query, cache=cache)  # fills the vector cache
+    counting = store._backend = CountingBackend(store._backend)
+
+    injection = select_memories(store, namespace=NS, query=query, cache=cache)
+
+    # Every memory here is also recent; "similar" comes first in the default priority.
+    assert {c.channel for c in injection.chosen} == {"identity", "important", "similar"}
+    assert [name for name, _ in counting.calls] == ["query_batch"] * 3
+    # The first call: identity, important, recent, the dense and BM25 lists, and the same
+    # two restricted to the subject the message names (alice) with its identity memories.
+    assert counting.calls[0][1] == 8
+
+
+def test_plans_of_different_lengths_share_each_round(store):
+    _seed(store)
+    key = namespace_key(NS)
+
+    def two_rounds():
+        [first] = yield [FetchQuery(Where(namespace=key), 1, "importance")]
+        [second] = yield [FetchQuery(Where(namespace=key, ids=(first[0].point.id,)), 1)]
+        return second[0].point.payload["content"]
+
+    counting = CountingBackend(store._backend)
+    answers = run_plans(counting, [memories_plan(Where(namespace=key), 10, "updated_at"), two_rounds()])
+
+    assert counting.calls == [("query_batch", 2), ("query_batch", 1)]
+    assert len(answers[0]) == 4 and answers[0][0][0].content == "Alice's cat is called Miso"
+    assert answers[1] == "Alice is a nurse in Lyon"  # identity: the most important
+
+
+def test_a_memory_retired_between_rounds_is_not_returned(store):
+    _seed(store)
+    cello = store.search("cello", namespace=NS, limit=1)[0].memory
+    assert cello.content == "Alice plays the cello on weekends"
+
+    def retire() -> None:
+        counting.inner.set_payload([cello.id], {"status": "superseded"})
+
+    counting = store._backend = CountingBackend(store._backend, after_first_batch=retire)
+    hits = store.search("cello", namespace=NS, limit=5)
+
+    assert cello.id not in {h.memory.id for h in hits}
+    assert all(h.memory.status == "live" for h in hits)
+
+
+def test_search_with_vectors_returns_each_winner_s_own_vector(store):
+    _seed(store)
+    hits = store.search("cello weekends", namespace=NS, limit=3, with_vectors=True)
+    by_id = {m.id: v for m, v in store.get_many([h.memory.id for h in hits], namespace=NS, with_vectors=True)}
+    assert hits and all(h.vector is not None for h in hits)
+    for h in hits:
+        assert h.vector == by_id[h.memory.id]
+
+
+def test_channels_left_out_are_not_queried(store):
+    _seed(store)
+    counting = store._backend = CountingBackend(store._backend)
+    config = InjectionConfig(channels=("identity",))
+    injection = select_memories(store, namespace=NS, query=None, config=config)
+    assert [c.channel for c in injection.chosen] == ["identity"]
+    assert counting.calls[0] == ("query_batch", 1)
