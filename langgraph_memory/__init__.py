@@ -4,7 +4,12 @@ The public API is re-exported here; every module starting with ``_`` is private.
 """
 
 from langgraph_memory._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
-from langgraph_memory.embeddings import Bm25SparseEmbeddings, default_embeddings, offline_embeddings
+from langgraph_memory.embeddings import (
+    Bm25SparseEmbeddings,
+    LazyEmbeddings,
+    default_embeddings,
+    offline_embeddings,
+)
 from langgraph_memory.errors import (
     EmbeddingsUnavailableError,
     InvalidMemoryError,
@@ -55,6 +60,7 @@ __all__ = [
     "InvalidMemoryError",
     "KIND_CATEGORIES",
     "LLMDedupJudge",
+    "LazyEmbeddings",
     "LangGraphMemoryError",
     "Memory",
     "MemoryStore",

@@ -31,6 +31,7 @@ from langgraph_memory._cli_commands import (
     cmd_show,
     cmd_stats,
 )
+from langgraph_memory.embeddings import LazyEmbeddings, default_embedder_name, default_embeddings
 from langgraph_memory.errors import LangGraphMemoryError
 
 __all__ = ["main", "build_parser"]
@@ -226,7 +227,8 @@ def main(
 
     Args:
         argv: the arguments (default ``sys.argv[1:]``).
-        embeddings: the embedder for stores the CLI opens (default: :func:`default_embeddings`).
+        embeddings: the embedder for stores the CLI opens (default: :func:`default_embeddings`,
+            loaded only when a command embeds, i.e. ``search`` or a new store).
         store: an open :class:`MemoryStore` to act on instead of ``--path``/``--url``; it is
             left open (tests and embedding applications use this).
         stdout, stderr: where to write (default ``sys.stdout`` / ``sys.stderr``).
@@ -245,6 +247,9 @@ def main(
             # The model loader's own progress bar would clutter every command's stderr.
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
             creates = args.command == "import" and not args.dry_run
+            if embeddings is None:
+                # Only search embeds: the other commands never wait for the model to load.
+                embeddings = LazyEmbeddings(default_embeddings, default_embedder_name())
             opened = store = _open_store(args, embeddings, err, create=creates)
         return args.run(store, args, out, err)
     except BrokenPipeError:  # piped into `head`: the reader has what it wanted

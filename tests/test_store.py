@@ -418,3 +418,55 @@ async def test_async_twins(make_store):
         await store.aremember("", namespace=A)
     async with store:
         pass
+
+
+LAZY_NS = ("memories", "alice")
+
+
+def test_a_lazy_embedder_loads_only_when_something_is_embedded(backend, embeddings, tmp_path):
+    from langgraph_memory import LazyEmbeddings
+    from langgraph_memory.embeddings import embedder_name
+
+    client = QdrantClient(":memory:") if backend == "qdrant" else None
+
+    def open_store(emb):
+        if client is not None:
+            return MemoryStore(client=client, embeddings=emb)
+        return MemoryStore.open(tmp_path / "lazy", embeddings=emb)
+
+    built = []
+
+    def factory():
+        built.append(1)
+        return embeddings
+
+    name = embedder_name(embeddings)
+    first = open_store(LazyEmbeddings(factory, name))
+    assert built == [1]  # a new store: the vector size is measured with the model
+    first.remember("Alice plays the cello", namespace=LAZY_NS)
+    if client is None:
+        first.close()
+
+    lazy = LazyEmbeddings(factory, name)
+    store = open_store(lazy)
+    assert not lazy.loaded and store.dim == 384
+    assert [m.content for m in store.recent(namespace=LAZY_NS)] == ["Alice plays the cello"]
+    assert not lazy.loaded and built == [1]
+    assert store.search("cello", namespace=LAZY_NS)[0].memory.content == "Alice plays the cello"
+    assert lazy.loaded and built == [1, 1]
+
+    # Another model's name: its size is measured, not taken from the store.
+    other = LazyEmbeddings(factory, "another-model")
+    if client is None:
+        store.close()
+    open_store(other).close()
+    assert other.loaded
+
+
+def test_lazy_embeddings_reject_bad_arguments():
+    from langgraph_memory import LazyEmbeddings
+
+    with pytest.raises(TypeError, match="factory"):
+        LazyEmbeddings("not callable", "m")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="model_name"):
+        LazyEmbeddings(lambda: None, "")  # type: ignore[arg-type, return-value]

@@ -149,6 +149,9 @@ class Backend(Protocol):
         Raises SchemaMismatchError when an existing store has another vector size.
         """
 
+    def stored_meta(self) -> dict[str, Any] | None:
+        """The meta :meth:`setup` recorded, or ``None`` when nothing is stored yet."""
+
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         """Write all points in one operation, so a memory and what it supersedes change together."""
 

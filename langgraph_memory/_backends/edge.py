@@ -83,10 +83,14 @@ class EdgeBackend:
             raise RuntimeError("the memory store is closed")
         return self._shard
 
+    def stored_meta(self) -> dict[str, Any] | None:
+        meta_path = self.path / META_FILE
+        return json.loads(meta_path.read_text()) if meta_path.exists() else None
+
     def setup(self, *, dim: int, meta: dict[str, Any]) -> dict[str, Any]:
         meta_path = self.path / META_FILE
         shard_path = self.path / SHARD_DIR
-        stored = json.loads(meta_path.read_text()) if meta_path.exists() else None
+        stored = self.stored_meta()
         if stored is not None and stored.get("dim") != dim:
             raise SchemaMismatchError(
                 f"{self.path} holds {stored.get('dim')}-dimensional vectors from "

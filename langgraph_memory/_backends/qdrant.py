@@ -88,6 +88,12 @@ class QdrantClientBackend:
         else:
             yield
 
+    def stored_meta(self) -> dict[str, Any] | None:
+        with self._guard():
+            if not self.client.collection_exists(self.collection):
+                return None
+            return dict(self.client.get_collection(self.collection).config.metadata or {}) or None
+
     def setup(self, *, dim: int, meta: dict[str, Any]) -> dict[str, Any]:
         with self._guard():
             if self.client.collection_exists(self.collection):
