@@ -7,6 +7,7 @@ from langgraph_memory._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
 from langgraph_memory.embeddings import (
     Bm25SparseEmbeddings,
     LazyEmbeddings,
+    default_embedder_name,
     default_embeddings,
     offline_embeddings,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "SchemaMismatchError",
     "SearchHit",
     "StoreLockedError",
+    "default_embedder_name",
     "default_embeddings",
     "offline_embeddings",
     "parse_ttl",
