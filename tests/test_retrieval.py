@@ -154,3 +154,20 @@ def test_prehook_floors_drop_nonsense_but_keep_what_the_message_names(store):
     assert select_memories(store, namespace=NS, query="qwertyuiop zxcvbnm").chosen == []
     chosen = select_memories(store, namespace=NS, query="Mickael?").chosen
     assert [c.memory.subjects for c in chosen if c.channel == "similar"][0] == ("mickael",)
+
+
+@pytest.mark.parametrize("message", ["ok", "lorem ipsum dolor sit amet", "hmm", "zzzzzz"])
+def test_a_message_sharing_a_word_but_no_meaning_injects_nothing(store, message):
+    from langgraph_memory.injection import select_memories
+
+    store.remember_many(
+        [
+            {"content": "Said the knee surgery went ok and recovery is slow"},
+            {"content": "Asked the kids to sit still during the concert"},
+            {"content": "Ha ha, yeah, just doing it!"},
+        ],
+        namespace=NS, dedup=False, created_at=datetime(2025, 1, 10),
+    )
+    assert select_memories(store, namespace=NS, query=message).chosen == []
+    related = select_memories(store, namespace=NS, query="How is the knee recovering after surgery?").chosen
+    assert [c.memory.content for c in related][:1] == ["Said the knee surgery went ok and recovery is slow"]
