@@ -70,6 +70,11 @@ class InjectionConfig:
     rule), for the same recall; at 0.25 the pre-hook starts losing recall."""
     semantic_threshold: float = 0.85
     """A candidate this close (cosine) to one already chosen or recently injected is dropped."""
+    semantic_same_day_only: bool = True
+    """Compare only memories created the same day: the block shows each memory's date, so
+    the same words about another day are another event, not a repeat ("went to the support
+    group" in May and again in July). On LoCoMo's observation facts, comparing across days
+    dropped such facts and cost the pre-hook 0.014 recall (``docs/benchmarks.md``)."""
     max_semantic_buffer: int = 100
     max_injection_count: int = 20
     max_tokens: int = 1500
@@ -155,23 +160,29 @@ class Injection:
 
 
 class VectorCache:
-    """Dense vectors by memory id. A memory's vector never changes, so the semantic buffer
-    costs no storage round trip once its memories have been seen."""
+    """Dense vectors and creation days by memory id. A memory's vector never changes, so
+    the semantic buffer costs no storage round trip once its memories have been seen."""
 
     def __init__(self, size: int = 10_000) -> None:
-        self._data: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._data: OrderedDict[str, tuple[np.ndarray, int | None]] = OrderedDict()
         self.size = size
 
     def get(self, key: str) -> np.ndarray | None:
-        vector = self._data.get(key)
-        if vector is not None:
-            self._data.move_to_end(key)
-        return vector
+        entry = self._data.get(key)
+        if entry is None:
+            return None
+        self._data.move_to_end(key)
+        return entry[0]
 
-    def put(self, key: str, vector: Sequence[float] | None) -> None:
+    def day(self, key: str) -> int | None:
+        """The memory's creation day (a date ordinal), when it was given."""
+        entry = self._data.get(key)
+        return None if entry is None else entry[1]
+
+    def put(self, key: str, vector: Sequence[float] | None, day: int | None = None) -> None:
         if vector is None:
             return
-        self._data[key] = np.asarray(vector, dtype=np.float32)
+        self._data[key] = (np.asarray(vector, dtype=np.float32), day)
         self._data.move_to_end(key)
         while len(self._data) > self.size:
             self._data.popitem(last=False)
@@ -187,7 +198,7 @@ def _gather(
     vectors: QueryVectors | None,
     config: InjectionConfig,
     dropped: Counter[str],
-) -> list[tuple[Memory, Channel, float | None, str, list[float] | None]]:
+) -> list[tuple[Memory, Channel, float | None, str]]:
     # Every channel's first round shares one call into the engine.
     plans: dict[Channel, Any] = {}
     for channel in config.channels:
@@ -201,17 +212,17 @@ def _gather(
             plans[channel] = store._search_plan(
                 vectors, store._filters(namespace), config.similar_limit, config.similar_mode, False)
     answers = dict(zip(plans, store._read(*plans.values())))
-    found: list[tuple[Memory, Channel, float | None, str, list[float] | None]] = []
+    found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel, answer in answers.items():
         if channel == "identity":
             for m, _ in answer:
-                found.append((m, "identity", None, f"identity ({m.memory_type}, {m.kind})", None))
+                found.append((m, "identity", None, f"identity ({m.memory_type}, {m.kind})"))
         elif channel == "important":
             for m, _ in answer:
-                found.append((m, "important", m.importance, f"important ({m.importance:.1f})", None))
+                found.append((m, "important", m.importance, f"important ({m.importance:.1f})"))
         elif channel == "recent":
             for m, _ in answer:
-                found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)", None))
+                found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
             for h in answer:
                 dense_ok = h.dense_score is not None and h.dense_score >= config.similar_min_cosine
@@ -231,7 +242,7 @@ def _gather(
                     parts.append(f"cosine {h.dense_score:.2f}")
                 if h.sparse_score is not None:
                     parts.append(f"bm25 {h.sparse_score:.2f}")
-                found.append((h.memory, "similar", h.score, f"similar ({', '.join(parts)})", None))
+                found.append((h.memory, "similar", h.score, f"similar ({', '.join(parts)})"))
     if config.kinds is not None:
         found = [f for f in found if f[0].kind in config.kinds]
     return found
@@ -240,17 +251,24 @@ def _gather(
 def _too_close(
     vector: np.ndarray,
     own_id: str,
-    chosen: list[np.ndarray],
-    buffer: np.ndarray,
-    buffer_owner: list[str],
+    day: int | None,
+    others: np.ndarray,
+    owners: list[str],
+    days: list[int | None],
     threshold: float,
+    same_day_only: bool,
 ) -> bool:
-    if chosen and float(np.max(np.stack(chosen) @ vector)) >= threshold:
-        return True
-    if buffer.size:
-        sims = buffer @ vector
+    """Whether ``vector`` is within ``threshold`` of one of ``others`` (rows, unit length)."""
+    if not others.size:
+        return False
+    sims = others @ vector
+    for sim, owner, other_day in zip(sims.tolist(), owners, days):
         # A memory that left the window may come back: it must not be blocked by itself.
-        return any(s >= threshold and owner != own_id for s, owner in zip(sims.tolist(), buffer_owner))
+        if sim < threshold or owner == own_id:
+            continue
+        if same_day_only and day is not None and other_day is not None and day != other_day:
+            continue
+        return True
     return False
 
 
@@ -281,8 +299,6 @@ def select_memories(
     injection = Injection(query=text)
 
     candidates = _gather(store, namespace, vectors, config, injection.dropped)
-    for memory, *_rest, vector in candidates:
-        cache.put(memory.id, vector)
     turn = int(ledger.get("turn", 0)) + 1
     injected = ledger.get("injected", {})
     buffer_ids = list(ledger.get("buffer", []))[-config.max_semantic_buffer :]
@@ -290,16 +306,14 @@ def select_memories(
     missing = [i for i in {*buffer_ids, *(c[0].id for c in candidates)} if cache.get(i) is None]
     if missing:
         for memory, vector in store.get_many(missing, namespace=namespace, with_vectors=True):
-            cache.put(memory.id, vector)
+            cache.put(memory.id, vector, memory.created_at.toordinal())
 
-    # Stored vectors are unit length, so a dot product is a cosine.
-    buffered = [cache.get(b) for b in buffer_ids]
-    present = [v for v in buffered if v is not None]
-    buffer_matrix = np.stack(present) if present else np.empty((0, 0), dtype=np.float32)
-    buffer_owner = [b for b, v in zip(buffer_ids, buffered) if v is not None]
+    # Stored vectors are unit length, so a dot product is a cosine. The buffer and what is
+    # chosen this turn are compared alike: rows, their owners and their days.
+    rows = [(cache.get(b), b, cache.day(b)) for b in buffer_ids]
+    rows = [r for r in rows if r[0] is not None]
     chosen_ids: set[str] = set()
-    chosen_vectors: list[np.ndarray] = []
-    for memory, channel, score, reason, _ in candidates:
+    for memory, channel, score, reason in candidates:
         if memory.id in chosen_ids:
             continue  # found by two channels: the first (higher priority) one explains it
         last = injected.get(memory.id)
@@ -307,9 +321,10 @@ def select_memories(
             injection.dropped["in_window"] += 1
             continue
         vector = cache.get(memory.id)
-        if vector is not None and _too_close(
-            vector, memory.id, chosen_vectors, buffer_matrix,
-            buffer_owner, config.semantic_threshold,
+        if vector is not None and rows and _too_close(
+            vector, memory.id, memory.created_at.toordinal(),
+            np.stack([r[0] for r in rows]), [r[1] for r in rows], [r[2] for r in rows],
+            config.semantic_threshold, config.semantic_same_day_only,
         ):
             injection.dropped["similar"] += 1
             continue
@@ -321,7 +336,7 @@ def select_memories(
         injection.tokens += cost
         chosen_ids.add(memory.id)
         if vector is not None:
-            chosen_vectors.append(vector)
+            rows.append((vector, memory.id, memory.created_at.toordinal()))
     return injection
 
 

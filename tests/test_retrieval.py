@@ -171,3 +171,20 @@ def test_a_message_sharing_a_word_but_no_meaning_injects_nothing(store, message)
     assert select_memories(store, namespace=NS, query=message).chosen == []
     related = select_memories(store, namespace=NS, query="How is the knee recovering after surgery?").chosen
     assert [c.memory.content for c in related][:1] == ["Said the knee surgery went ok and recovery is slow"]
+
+
+def test_the_same_words_on_another_day_are_another_event(store):
+    from langgraph_memory.injection import InjectionConfig, select_memories
+
+    for day in (datetime(2025, 5, 3), datetime(2025, 7, 12)):
+        store.remember_many(
+            [{"content": "Went to the LGBTQ support group meeting"},
+             {"content": "Went to the LGBTQ support group meeting tonight"}],
+            namespace=NS, dedup=False, created_at=day,
+        )
+    query = "When did she go to the support group?"
+    chosen = select_memories(store, namespace=NS, query=query).chosen
+    # One per day: the near-repeat of the same day is dropped, the other day's is kept.
+    assert sorted(c.memory.created_at.date().isoformat() for c in chosen) == ["2025-05-03", "2025-07-12"]
+    across = select_memories(store, namespace=NS, query=query, config=InjectionConfig(semantic_same_day_only=False))
+    assert len(across.chosen) == 1 and across.dropped["similar"] == 3
