@@ -125,12 +125,9 @@ class MemoryStore(RememberMixin):
         self.embedder = embedder_name(self.embeddings)
         self.dedup = dedup or DedupPolicy.for_embedder(self.embedder)
         self._backend = _backend
-        stored = self._backend.stored_meta()
-        if (
-            isinstance(self.embeddings, LazyEmbeddings) and not self.embeddings.loaded
-            and stored is not None and stored.get("embedder") == self.embedder
-            and isinstance(stored.get("dim"), int)
-        ):
+        lazy = isinstance(self.embeddings, LazyEmbeddings) and not self.embeddings.loaded
+        stored = self._backend.stored_meta() if lazy else None
+        if stored is not None and stored.get("embedder") == self.embedder and isinstance(stored.get("dim"), int):
             dim = stored["dim"]  # the same model made them: no need to load it to measure
         else:
             dim = len(self.embeddings.embed_query("dimension probe"))
