@@ -248,28 +248,35 @@ def _gather(
     return found
 
 
-def _too_close(
-    vector: np.ndarray,
-    own_id: str,
-    day: int | None,
-    others: np.ndarray,
-    owners: list[str],
-    days: list[int | None],
-    threshold: float,
-    same_day_only: bool,
-) -> bool:
-    """Whether ``vector`` is within ``threshold`` of one of ``others`` (rows, unit length)."""
-    if not others.size:
+class _Rows:
+    """Vectors (unit length) with their memory ids and creation days, for the semantic dedup."""
+
+    def __init__(self, rows: list[tuple[np.ndarray, str, int | None]]) -> None:
+        self.vectors = [r[0] for r in rows]
+        self.owners = [r[1] for r in rows]
+        self.days = [r[2] for r in rows]
+        self._matrix: np.ndarray | None = None
+
+    def add(self, vector: np.ndarray, owner: str, day: int | None) -> None:
+        self.vectors.append(vector)
+        self.owners.append(owner)
+        self.days.append(day)
+        self._matrix = None
+
+    def too_close(self, vector: np.ndarray, own_id: str, day: int | None, threshold: float, same_day_only: bool) -> bool:
+        """Whether ``vector`` is within ``threshold`` (cosine) of one of these rows."""
+        if not self.vectors:
+            return False
+        if self._matrix is None:
+            self._matrix = np.stack(self.vectors)
+        for sim, owner, other_day in zip((self._matrix @ vector).tolist(), self.owners, self.days):
+            # A memory that left the window may come back: it must not be blocked by itself.
+            if sim < threshold or owner == own_id:
+                continue
+            if same_day_only and day is not None and other_day is not None and day != other_day:
+                continue
+            return True
         return False
-    sims = others @ vector
-    for sim, owner, other_day in zip(sims.tolist(), owners, days):
-        # A memory that left the window may come back: it must not be blocked by itself.
-        if sim < threshold or owner == own_id:
-            continue
-        if same_day_only and day is not None and other_day is not None and day != other_day:
-            continue
-        return True
-    return False
 
 
 def select_memories(
@@ -308,10 +315,10 @@ def select_memories(
         for memory, vector in store.get_many(missing, namespace=namespace, with_vectors=True):
             cache.put(memory.id, vector, memory.created_at.toordinal())
 
-    # Stored vectors are unit length, so a dot product is a cosine. The buffer and what is
-    # chosen this turn are compared alike: rows, their owners and their days.
-    rows = [(cache.get(b), b, cache.day(b)) for b in buffer_ids]
-    rows = [r for r in rows if r[0] is not None]
+    # Stored vectors are unit length, so a dot product is a cosine. The buffer is stacked
+    # once; what is chosen this turn (at most the budget) grows as it is chosen.
+    buffer = _Rows([(v, b, cache.day(b)) for b in buffer_ids if (v := cache.get(b)) is not None])
+    chosen_rows = _Rows([])
     chosen_ids: set[str] = set()
     for memory, channel, score, reason in candidates:
         if memory.id in chosen_ids:
@@ -321,10 +328,10 @@ def select_memories(
             injection.dropped["in_window"] += 1
             continue
         vector = cache.get(memory.id)
-        if vector is not None and rows and _too_close(
-            vector, memory.id, memory.created_at.toordinal(),
-            np.stack([r[0] for r in rows]), [r[1] for r in rows], [r[2] for r in rows],
-            config.semantic_threshold, config.semantic_same_day_only,
+        day = memory.created_at.toordinal()
+        if vector is not None and any(
+            rows.too_close(vector, memory.id, day, config.semantic_threshold, config.semantic_same_day_only)
+            for rows in (chosen_rows, buffer)
         ):
             injection.dropped["similar"] += 1
             continue
@@ -336,7 +343,7 @@ def select_memories(
         injection.tokens += cost
         chosen_ids.add(memory.id)
         if vector is not None:
-            rows.append((vector, memory.id, memory.created_at.toordinal()))
+            chosen_rows.add(vector, memory.id, day)
     return injection
 
 
