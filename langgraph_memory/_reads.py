@@ -42,9 +42,7 @@ def run_plans(backend: Backend, plans: Sequence[Plan[Any]]) -> list[Any]:
     return answers
 
 
-def memories_plan(
-    where: Where, limit: int, order_by: str | None = None, with_vectors: bool = False
-) -> Plan[list[tuple[Memory, list[float] | None]]]:
-    """Memories matching ``where``, first by ``order_by`` (descending), with their vectors if asked."""
-    [hits] = yield [FetchQuery(where, limit, order_by, with_vectors=with_vectors)]
-    return [(Memory.from_payload(h.point.id, h.point.payload), h.point.dense) for h in hits]
+def memories_plan(where: Where, limit: int, order_by: str | None = None) -> Plan[list[Memory]]:
+    """Memories matching ``where``, first by ``order_by`` (descending)."""
+    [hits] = yield [FetchQuery(where, limit, order_by)]
+    return [Memory.from_payload(h.point.id, h.point.payload) for h in hits]

@@ -215,13 +215,13 @@ def _gather(
     found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel, answer in answers.items():
         if channel == "identity":
-            for m, _ in answer:
+            for m in answer:
                 found.append((m, "identity", None, f"identity ({m.memory_type}, {m.kind})"))
         elif channel == "important":
-            for m, _ in answer:
+            for m in answer:
                 found.append((m, "important", m.importance, f"important ({m.importance:.1f})"))
         elif channel == "recent":
-            for m, _ in answer:
+            for m in answer:
                 found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
             for h in answer:

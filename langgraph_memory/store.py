@@ -326,29 +326,28 @@ class MemoryStore(RememberMixin):
         since: str | timedelta | datetime | None = "6h",
         limit: int = 10,
         kinds: str | Sequence[str] | None = None,
-        with_vectors: bool = False,
     ) -> list[Memory]:
         """Live memories created or updated since ``since`` (``"6h"``, a timedelta or a
         datetime; ``None``: any time), newest first. This answers "what did we talk about?"."""
-        [memories] = self._read(self._recent_plan(namespace, since, limit, kinds, with_vectors))
-        return [m for m, _ in memories]
+        [memories] = self._read(self._recent_plan(namespace, since, limit, kinds))
+        return memories
 
     def _recent_plan(
         self, namespace: Namespace, since: str | timedelta | datetime | None, limit: int,
-        kinds: str | Sequence[str] | None = None, with_vectors: bool = False,
-    ) -> Plan[list[tuple[Memory, list[float] | None]]]:
+        kinds: str | Sequence[str] | None = None,
+    ) -> Plan[list[Memory]]:
         where = self._filters(namespace, kinds)
         if since is not None:
             where = dataclasses.replace(where, updated_since=parse_since(since).timestamp())
-        return memories_plan(where, limit, "updated_at", with_vectors)
+        return memories_plan(where, limit, "updated_at")
 
     def identity(self, *, namespace: Namespace, limit: int = 10) -> list[Memory]:
         """Who the user is (``identity`` memories) and the agent's own ``self`` context,
         most important first."""
         [memories] = self._read(self._identity_plan(namespace, limit))
-        return [m for m, _ in memories]
+        return memories
 
-    def _identity_plan(self, namespace: Namespace, limit: int) -> Plan[list[tuple[Memory, list[float] | None]]]:
+    def _identity_plan(self, namespace: Namespace, limit: int) -> Plan[list[Memory]]:
         where = self._live(
             namespace,
             any_of=(
@@ -363,11 +362,11 @@ class MemoryStore(RememberMixin):
     ) -> list[Memory]:
         """Live memories with importance >= ``min_importance``, most important first."""
         [memories] = self._read(self._important_plan(namespace, min_importance, limit))
-        return [m for m, _ in memories]
+        return memories
 
     def _important_plan(
         self, namespace: Namespace, min_importance: float, limit: int
-    ) -> Plan[list[tuple[Memory, list[float] | None]]]:
+    ) -> Plan[list[Memory]]:
         return memories_plan(self._live(namespace, min_importance=min_importance), limit, "importance")
 
     def get(self, memory_id: str, *, namespace: Namespace) -> Memory | None:

@@ -79,7 +79,7 @@ def test_plans_of_different_lengths_share_each_round(store):
     answers = run_plans(counting, [memories_plan(Where(namespace=key), 10, "updated_at"), two_rounds()])
 
     assert counting.calls == [("query_batch", 2), ("query_batch", 1)]
-    assert len(answers[0]) == 4 and answers[0][0][0].content == "Alice's cat is called Miso"
+    assert len(answers[0]) == 4 and answers[0][0].content == "Alice's cat is called Miso"
     assert answers[1] == "Alice is a nurse in Lyon"  # identity: the most important
 
 
