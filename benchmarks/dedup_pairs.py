@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from langgraph_memory._dedup import DedupPolicy  # noqa: E402
+from langgraph_memory.store._dedup import DedupPolicy  # noqa: E402
 from tests.dedup_pairs import CATEGORIES, PAIRS, ROUNDS, DedupPair  # noqa: E402
 
 

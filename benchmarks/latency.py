@@ -40,7 +40,8 @@ if __package__ in (None, ""):  # run as a script: python benchmarks/latency.py
 
 from benchmarks._locomo_data import DEFAULT_DATA, CachedEmbeddings, load
 from langgraph_memory import MemoryStore
-from langgraph_memory._backends import DenseQuery
+from langgraph_memory.store._search import search_filters
+from langgraph_memory.store.backends import DenseQuery
 
 NAMESPACES = 100
 SYSTEMS = ("edge", "qdrant", "inmemory")
@@ -93,7 +94,7 @@ class Ours:
             self.store.remember_many(items, namespace=("bench", f"user-{n}"), dedup=False)
 
     def ops(self, questions: list[str], fresh: list[str]) -> dict[str, Callable[[int], Any]]:
-        from langgraph_memory.injection import InjectionConfig, VectorCache, select_memories
+        from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
 
         # One cache across turns and users, as a MemoryPrehook holds one.
         store, config, cache = self.store, InjectionConfig(), VectorCache()
@@ -111,7 +112,7 @@ class Ours:
             # The floor under any retrieval on this engine: one filtered nearest-neighbour
             # query (top 20 of the caller's namespace, payloads included), nothing else.
             "engine_query": lambda i: store._backend.query_batch(
-                [DenseQuery(vectors[i % len(vectors)].dense, store._filters(ns(i)), 20)]),
+                [DenseQuery(vectors[i % len(vectors)].dense, search_filters(ns(i)), 20)]),
         }
 
     def close(self) -> None:

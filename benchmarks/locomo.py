@@ -166,7 +166,7 @@ class Corpus:
         if "rrf60" in self.modes:
             out["rrf60"] = [_evidence(h.memory) for h in _rrf([dense or [], bm25 or []])[:depth]]
         if "prehook" in self.modes:
-            from langgraph_memory.injection import select_memories
+            from langgraph_memory.agent.injection import select_memories
 
             injection = select_memories(store, namespace=ns, query=vectors, ledger=None, config=prehook_config)
             out["prehook"] = [_evidence(c.memory) for c in injection.chosen]
@@ -238,7 +238,7 @@ def run(
         embeddings = offline_embeddings()
     cached = embeddings if isinstance(embeddings, CachedEmbeddings) else CachedEmbeddings(embeddings)
     if "prehook" in modes and prehook_config is None:
-        from langgraph_memory.injection import InjectionConfig
+        from langgraph_memory.agent.injection import InjectionConfig
 
         prehook_config = InjectionConfig()
     budget = getattr(prehook_config, "max_injection_count", max(ks))

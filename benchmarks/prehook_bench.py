@@ -17,7 +17,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from langgraph_memory import InjectionConfig, MemoryStore, offline_embeddings
-from langgraph_memory.injection import VectorCache, select_memories
+from langgraph_memory.agent.injection import VectorCache, select_memories
 
 NAMES = ["Mickael", "David", "Lina", "Zoé", "Paul", "Inès", "Hugo", "Sara", "Tom", "Nora"]
 VERBS = ["likes", "visited", "bought", "plans to visit", "sold", "cooked", "painted", "lost", "found", "studied"]

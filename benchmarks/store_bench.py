@@ -137,7 +137,7 @@ def open_store(backend: str, root: str, embeddings: Any):
 def sparse_text(store: Any, memory: Any) -> str:
     """The text the store indexes for BM25, as remember_many would build it."""
     try:
-        from langgraph_memory._fusion import index_text
+        from langgraph_memory.store._fusion import index_text
     except ImportError:  # stores that index the content alone
         return memory.content
     subjects = memory.subjects if getattr(store, "index_subjects", False) else ()
@@ -151,8 +151,8 @@ def load(store: Any, size: int, pool: Pool, *, real: bool, seed: int = 2) -> flo
     distinct even when a large store cycles through the pool. Creation times are spread
     over the last 30 days so that ``recent`` filters on time for real.
     """
-    from langgraph_memory._backends import StoredPoint
-    from langgraph_memory.records import new_memory
+    from langgraph_memory.store.backends import StoredPoint
+    from langgraph_memory.store.records import new_memory
 
     rng = random.Random(seed)
     now = datetime.now(timezone.utc)
@@ -188,7 +188,7 @@ def load(store: Any, size: int, pool: Pool, *, real: bool, seed: int = 2) -> flo
 
 def measure(store: Any, n: int, fresh: list[str], qs: list[str], seed: int = 3) -> dict[str, Any]:
     """Latency samples (ms) of each operation on a loaded store, each call on a random namespace."""
-    from langgraph_memory.records import new_memory
+    from langgraph_memory.store.records import new_memory
 
     rng = random.Random(seed)
     spaces = [namespace(rng.randrange(NAMESPACES)) for _ in range(n + 10)]
@@ -197,16 +197,14 @@ def measure(store: Any, n: int, fresh: list[str], qs: list[str], seed: int = 3) 
     # remember = validate + embed + dedup-and-write; the split uses the same internals
     # remember() calls, so embed + storage is exactly one remember().
     def embed(memory: Any) -> Any:
-        if hasattr(store, "_embed_memories"):
-            return store._embed_memories([memory], [None])
-        return store._embed_documents([memory.content])
+        return store._writer.embed_memories([memory], [None])
 
     def remember(i: int) -> None:
         t0 = time.perf_counter()
         memory = new_memory(fresh[i], namespace=spaces[i])
         [(dense, sparse)] = embed(memory)
         t1 = time.perf_counter()
-        result = store._write(memory, dense, sparse, dedup=True)
+        result = store._writer.write(memory, dense, sparse, dedup=True)
         t2 = time.perf_counter()
         if i >= 5:  # after warm-up
             out["embed"].append((t1 - t0) * 1000)

@@ -3,8 +3,8 @@
 The public API is re-exported here; every module starting with ``_`` is private.
 """
 
-from langgraph_memory._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
-from langgraph_memory.embeddings import (
+from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
+from langgraph_memory.store.embeddings import (
     Bm25SparseEmbeddings,
     LazyEmbeddings,
     default_embedder_name,
@@ -18,20 +18,20 @@ from langgraph_memory.errors import (
     SchemaMismatchError,
     StoreLockedError,
 )
-from langgraph_memory.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
-from langgraph_memory.injection import InjectionConfig
+from langgraph_memory.store.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
+from langgraph_memory.agent.injection import InjectionConfig
 from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
 
 # The LangGraph face (layer 5) loads on first use, so the store alone stays light to import.
 _LAZY = {
-    "MemoryPrehook": "langgraph_memory.hooks",
-    "MemoryPosthook": "langgraph_memory.hooks",
-    "MemoryState": "langgraph_memory.hooks",
-    "with_memories": "langgraph_memory.hooks",
-    "memory_tools": "langgraph_memory.tools",
-    "MemoryMiddleware": "langgraph_memory.middleware",
-    "build_memory_graph": "langgraph_memory.graph",
-    "react_agent_hooks": "langgraph_memory.graph",
+    "MemoryPrehook": "langgraph_memory.agent.hooks",
+    "MemoryPosthook": "langgraph_memory.agent.hooks",
+    "MemoryState": "langgraph_memory.agent.hooks",
+    "with_memories": "langgraph_memory.agent.hooks",
+    "memory_tools": "langgraph_memory.agent.tools",
+    "MemoryMiddleware": "langgraph_memory.agent.middleware",
+    "build_memory_graph": "langgraph_memory.agent.graph",
+    "react_agent_hooks": "langgraph_memory.agent.graph",
 }
 
 

@@ -18,7 +18,7 @@ from qdrant_client import QdrantClient
 
 from langgraph_memory import MemoryStore
 from langgraph_memory.cli import build_parser, main
-from langgraph_memory.records import utcnow
+from langgraph_memory.store.records import utcnow
 
 pytestmark = pytest.mark.integration
 

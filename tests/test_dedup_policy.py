@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from langgraph_memory._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
+from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
 
 try:  # tests/ is a rootdir-less directory today; keep working if it becomes a package
     from dedup_pairs import CATEGORIES, PAIRS, SEED_DIFFERENT, SEED_REFINEMENT

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from langgraph_memory._backends import FetchQuery, Where
-from langgraph_memory._reads import memories_plan, run_plans
-from langgraph_memory.injection import InjectionConfig, VectorCache, select_memories
-from langgraph_memory.records import namespace_key
+from langgraph_memory.store.backends import FetchQuery, Where
+from langgraph_memory.store._reads import memories_plan, run_plans
+from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
+from langgraph_memory.store.records import namespace_key
 
 NS = ("memories", "alice")
 

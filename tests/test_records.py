@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from langgraph_memory import DEFAULT_IMPORTANCE, InvalidMemoryError, Memory, parse_ttl
-from langgraph_memory.records import (
+from langgraph_memory.store.records import (
     MAX_CONTENT_CHARS,
     namespace_from_key,
     namespace_key,

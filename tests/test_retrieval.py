@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from langgraph_memory._backends import Hit, StoredPoint
-from langgraph_memory._fusion import index_text, query_terms, time_windows, weighted_fusion
+from langgraph_memory.store.backends import Hit, StoredPoint
+from langgraph_memory.store._fusion import index_text, query_terms, time_windows, weighted_fusion
 from langgraph_memory.errors import InvalidMemoryError
 
 NS = ("memories", "mickael")
@@ -141,7 +141,7 @@ def test_a_time_the_query_names_ranks_memories_from_then_first(store):
 
 
 def test_prehook_floors_drop_nonsense_but_keep_what_the_message_names(store):
-    from langgraph_memory.injection import select_memories
+    from langgraph_memory.agent.injection import select_memories
 
     store.remember_many(
         [
@@ -158,7 +158,7 @@ def test_prehook_floors_drop_nonsense_but_keep_what_the_message_names(store):
 
 @pytest.mark.parametrize("message", ["ok", "lorem ipsum dolor sit amet", "hmm", "zzzzzz"])
 def test_a_message_sharing_a_word_but_no_meaning_injects_nothing(store, message):
-    from langgraph_memory.injection import select_memories
+    from langgraph_memory.agent.injection import select_memories
 
     store.remember_many(
         [
@@ -174,7 +174,7 @@ def test_a_message_sharing_a_word_but_no_meaning_injects_nothing(store, message)
 
 
 def test_the_same_words_on_another_day_are_another_event(store):
-    from langgraph_memory.injection import InjectionConfig, select_memories
+    from langgraph_memory.agent.injection import InjectionConfig, select_memories
 
     for day in (datetime(2025, 5, 3), datetime(2025, 7, 12)):
         store.remember_many(

@@ -10,7 +10,7 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from qdrant_client import QdrantClient
 
 from langgraph_memory import InvalidMemoryError, MemoryStore, SchemaMismatchError, StoreLockedError
-from langgraph_memory.records import MAX_CONTENT_CHARS
+from langgraph_memory.store.records import MAX_CONTENT_CHARS
 
 pytestmark = pytest.mark.integration
 
@@ -425,7 +425,7 @@ LAZY_NS = ("memories", "alice")
 
 def test_a_lazy_embedder_loads_only_when_something_is_embedded(backend, embeddings, tmp_path):
     from langgraph_memory import LazyEmbeddings
-    from langgraph_memory.embeddings import embedder_name
+    from langgraph_memory.store.embeddings import embedder_name
 
     client = QdrantClient(":memory:") if backend == "qdrant" else None
 

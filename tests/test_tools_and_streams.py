@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from agent_harness import build_agent, config, run
 from langgraph_memory import MemoryStore, build_memory_graph
-from langgraph_memory.hooks import MemoryScopeError
+from langgraph_memory.agent.hooks import MemoryScopeError
 from langgraph_memory.testing import ScriptedChatModel, tool_call
 
 pytestmark = pytest.mark.integration

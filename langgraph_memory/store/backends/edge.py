@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import qdrant_edge as qe
 
-from langgraph_memory._backends._base import (
+from langgraph_memory.store.backends._base import (
     DENSE,
     FLOAT_FIELDS,
     KEYWORD_FIELDS,

@@ -7,12 +7,10 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
-
 from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
-from langgraph_memory._backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, Where
-from langgraph_memory._fusion import (
+from langgraph_memory.store.backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, Where
+from langgraph_memory.store._fusion import (
     SUBJECT_BOOST,
     TIME_BOOST,
     Fused,
@@ -20,11 +18,8 @@ from langgraph_memory._fusion import (
     time_windows,
     weighted_fusion,
 )
-from langgraph_memory._reads import Plan
-from langgraph_memory.records import utcnow
-
-if TYPE_CHECKING:
-    from langgraph_memory.store import QueryVectors
+from langgraph_memory.store._reads import Plan, QueryVectors
+from langgraph_memory.store.records import utcnow
 
 # Candidates fetched per list for a hybrid search: at least this many. Deeper pools did
 # not find more on LoCoMo (the subject and time lists reach deep candidates) and cost

@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
-from langgraph_memory._backends import SCHEMA_VERSION, StoredPoint
+from langgraph_memory.store.backends import SCHEMA_VERSION, StoredPoint
 from langgraph_memory.errors import LangGraphMemoryError
-from langgraph_memory.records import (
+from langgraph_memory.store.records import (
     DEFAULT_IMPORTANCE,
     KIND_CATEGORIES,
     Namespace,

@@ -10,7 +10,7 @@ from typing import Any, Iterator, Sequence
 
 from qdrant_client import QdrantClient, models
 
-from langgraph_memory._backends._base import (
+from langgraph_memory.store.backends._base import (
     DENSE,
     FLOAT_FIELDS,
     KEYWORD_FIELDS,

@@ -15,7 +15,7 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from typing_extensions import Annotated, NotRequired
 
-from langgraph_memory.hooks import (
+from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
     MemoryPrehook,
@@ -23,10 +23,10 @@ from langgraph_memory.hooks import (
     memory_prompt,
     merge_memory,
 )
-from langgraph_memory.injection import InjectionConfig, MemoryLedger
-from langgraph_memory.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
+from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.store import MemoryStore
-from langgraph_memory.tools import memory_tools
+from langgraph_memory.agent.tools import memory_tools
 
 __all__ = ["MemoryMiddleware", "MemoryAgentState"]
 
@@ -58,7 +58,7 @@ class MemoryMiddleware(AgentMiddleware):
     Args:
         store: the :class:`~langgraph_memory.MemoryStore`.
         namespace: namespace template, default ``("memories", "{user_id}")``.
-        config: the pre-hook's :class:`~langgraph_memory.injection.InjectionConfig`.
+        config: the pre-hook's :class:`~langgraph_memory.agent.injection.InjectionConfig`.
         kinds: which tool families to attach (``fact``, ``self``, ``goal``); ``()`` for none.
         instructions: memory guidance added to the system prompt; ``None`` to omit.
         skip_sources: human-message sources that start no injection.

@@ -18,8 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from langgraph_memory import _transfer
-from langgraph_memory.records import (
+from langgraph_memory.store import _transfer
+from langgraph_memory.store.records import (
     KIND_CATEGORIES,
     Memory,
     Namespace,
@@ -156,7 +156,7 @@ def _want_progress(flag: bool | None, stream: TextIO, large: bool) -> bool:
 
 
 def cmd_list(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from langgraph_memory._backends import Where
+    from langgraph_memory.store.backends import Where
 
     if not 1 <= args.limit <= 10_000:
         raise CliError("--limit must be from 1 to 10000")
@@ -205,9 +205,9 @@ def cmd_search(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
 
 
 def cmd_show(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from langgraph_memory.store import _check_id
+    from langgraph_memory.store._reads import check_memory_id
 
-    memory_id = _check_id(args.id)
+    memory_id = check_memory_id(args.id)
     # An operator is an admin: look the id up across namespaces, then read its history
     # inside the namespace it belongs to.
     found = store._backend.retrieve([memory_id])

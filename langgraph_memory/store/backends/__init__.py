@@ -1,6 +1,6 @@
 """Storage engines behind :class:`~langgraph_memory.MemoryStore`. Private: free to change."""
 
-from langgraph_memory._backends._base import (
+from langgraph_memory.store.backends._base import (
     DENSE,
     SCHEMA_VERSION,
     SPARSE,

@@ -6,85 +6,51 @@ import asyncio
 import dataclasses
 import logging
 import os
-import threading
-from dataclasses import dataclass, field
+import uuid
 from datetime import datetime, timedelta
-from typing import Any, Iterator, Literal, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langchain_core.embeddings import Embeddings
 from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
-from langgraph_memory._backends import (
-    SCHEMA_VERSION,
-    Backend,
-    DenseQuery,
-    Hit,
-    SparseQuery,
-    StoredPoint,
-    Where,
+from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._dedup import DedupPolicy
+from langgraph_memory.store._reads import Plan, QueryVectors, history_chain, points_by_id, run_plans
+from langgraph_memory.store._search import (
+    SearchHit,
+    SearchMode,
+    identity_plan,
+    important_plan,
+    recent_plan,
+    search_filters,
+    search_plan,
 )
-from langgraph_memory._dedup import DedupPolicy
-from langgraph_memory._hybrid import hybrid_plan
-from langgraph_memory._reads import Plan, memories_plan, run_plans
-from langgraph_memory._writing import RememberMixin, RememberResult, _async_twin, _normalise
-from langgraph_memory.embeddings import (
+from langgraph_memory.store._twins import async_twin
+from langgraph_memory.store._writing import RememberResult, Writer, check_context, normalise
+from langgraph_memory.store.backends import SCHEMA_VERSION, Backend, StoredPoint, Where
+from langgraph_memory.store.embeddings import (
     Bm25SparseEmbeddings,
     LazyEmbeddings,
     default_embeddings,
     embedder_name,
 )
-from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.records import (
+from langgraph_memory.store.records import (
+    MemoryInput,
     Memory,
     Namespace,
     namespace_key,
+    new_memory,
     parse_since,
     utcnow,
-    validate_kind,
-    validate_memory_type,
     validate_namespace,
-    validate_subjects,
-    KIND_CATEGORIES,
 )
 
 __all__ = ["MemoryStore", "RememberResult", "SearchHit", "QueryVectors", "SearchMode"]
 
 logger = logging.getLogger("langgraph_memory")
 
-SearchMode = Literal["hybrid", "dense", "bm25"]
 
-
-@dataclass(frozen=True)
-class QueryVectors:
-    """A query embedded once (dense + sparse), reusable by every search of a turn."""
-
-    text: str
-    dense: list[float]
-    sparse: tuple[list[int], list[float]]
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    memory: Memory
-    score: float
-    """Cosine for ``dense``, BM25 for ``bm25``, weighted fusion in [0, 1] for ``hybrid``."""
-    dense_score: float | None = None
-    sparse_score: float | None = None
-    vector: list[float] | None = field(default=None, repr=False)
-    """The memory's dense vector, when asked for (the pre-hook's cosine dedup uses it)."""
-    matched: tuple[str, ...] = ()
-    """For ``hybrid``: what the query named that this memory matches, and that raised its
-    score: ``"subject:<tag>"`` (a subject, or an alias of one) and ``"time"`` (created
-    within a time the query names, e.g. "in May 2023", "last week")."""
-
-
-def _tuple(values: str | Sequence[str] | None) -> tuple[str, ...] | None:
-    if values is None:
-        return None
-    return (values,) if isinstance(values, str) else tuple(values)
-
-
-class MemoryStore(RememberMixin):
+class MemoryStore:
     """Long-term memories of many users in one Qdrant collection, isolated by namespace.
 
     Build it with :meth:`open` (embedded Qdrant Edge, the default), :meth:`connect` (a Qdrant
@@ -117,7 +83,7 @@ class MemoryStore(RememberMixin):
                     "MemoryStore needs a backend: use MemoryStore.open(path) for the embedded "
                     "store, MemoryStore.connect(url) for a server, or MemoryStore(client=...)."
                 )
-            from langgraph_memory._backends.qdrant import QdrantClientBackend
+            from langgraph_memory.store.backends.qdrant import QdrantClientBackend
 
             _backend = QdrantClientBackend(client, collection_name)
         self.embeddings = embeddings or default_embeddings()
@@ -140,8 +106,9 @@ class MemoryStore(RememberMixin):
                 "the two is meaningless", self.meta.get("embedder"), self.embedder,
             )
         self.dim = dim
-        self._locks: dict[tuple[str, str], threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        self._writer = Writer(
+            self._backend, self.embeddings, self.sparse_embeddings, dim, lambda: self.dedup
+        )
 
     # -- construction -------------------------------------------------------------------
 
@@ -160,7 +127,7 @@ class MemoryStore(RememberMixin):
             StoreLockedError: ``path`` is already open, here or in another process.
             SchemaMismatchError: it was created with an embedder of another size.
         """
-        from langgraph_memory._backends.edge import EdgeBackend
+        from langgraph_memory.store.backends.edge import EdgeBackend
 
         if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
             raise InvalidMemoryError("path", "expected a directory path")
@@ -210,51 +177,95 @@ class MemoryStore(RememberMixin):
         """Embed a query once; pass the result to :meth:`search` as many times as needed."""
         if not isinstance(text, str) or not text.strip():
             raise InvalidMemoryError("query", "is empty")
-        dense = _normalise(self.embeddings.embed_query(text))
+        dense = normalise(self.embeddings.embed_query(text))
         sparse = self.sparse_embeddings.embed_query(text)
         return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))
 
-    # -- reading ------------------------------------------------------------------------
+    # -- writing ------------------------------------------------------------------------
 
-    def _live(self, namespace: Namespace, **conditions: Any) -> Where:
-        return Where(
-            namespace=namespace_key(validate_namespace(namespace)),
-            alive_at=utcnow().timestamp(),
-            **conditions,
-        )
-
-    def _filters(
+    def remember(
         self,
+        content: str,
+        *,
         namespace: Namespace,
-        kinds: str | Sequence[str] | None = None,
-        memory_types: str | Sequence[str] | None = None,
-        categories: str | Sequence[str] | None = None,
-        subjects: str | Sequence[str] | None = None,
-        since: str | timedelta | datetime | None = None,
-        until: datetime | None = None,
-        min_importance: float | None = None,
-    ) -> Where:
-        kinds_t = _tuple(kinds)
-        for k in kinds_t or ():
-            validate_kind(k)
-        types_t = _tuple(memory_types)
-        for t in types_t or ():
-            validate_memory_type(t)
-        cats_t = _tuple(categories)
-        known = set().union(*KIND_CATEGORIES.values())
-        for c in cats_t or ():
-            if c not in known:
-                raise InvalidMemoryError("categories", f"unknown category {c!r}")
-        return self._live(
-            namespace,
-            kinds=kinds_t,
-            memory_types=types_t,
-            categories=cats_t,
-            subjects=validate_subjects(_tuple(subjects)) or None,
-            created_since=None if since is None else parse_since(since).timestamp(),
-            created_until=None if until is None else parse_since(until).timestamp(),
-            min_importance=min_importance,
+        kind: str = "fact",
+        memory_type: str | None = None,
+        category: str | None = None,
+        subjects: Sequence[str] | None = None,
+        importance: float | None = None,
+        ttl: str | timedelta | None = None,
+        source: str = "conversation",
+        metadata: Mapping[str, Any] | None = None,
+        created_at: datetime | None = None,
+        dedup: bool = True,
+        context: str | None = None,
+    ) -> RememberResult:
+        """Store one memory, letting the dedup policy merge it with what is already known.
+
+        Args:
+            content: the fact, one statement (at most :data:`~langgraph_memory.store.records.MAX_CONTENT_CHARS`).
+            namespace: whose memory, e.g. ``("memories", "alice")``.
+            kind: ``fact``, ``self`` or ``goal``.
+            memory_type: one of the 8 types; default ``fact`` (``goal`` for goals).
+            category: for ``self`` and ``goal`` memories.
+            subjects: flat tags, lowercased.
+            importance: 0..1; default from the memory type.
+            ttl: ``"30m"``, ``"1h"``, ``"7d"``, ``"2w"``; ``None`` for permanent.
+            source: where it came from (conversation, chat, note, digest, import...).
+            metadata: free JSON data, e.g. provenance; merged when memories merge.
+            created_at: when the fact was learned, for imports of dated history.
+            dedup: ``False`` skips the similarity check (bulk loads).
+            context: text the memory came with, e.g. the message it answers; indexed for
+                keyword (BM25) search only, never returned. It lets "Yes, a sunrise!" be
+                found by a question about the painting it answers.
+
+        Returns:
+            A :class:`RememberResult`: ``inserted``, ``updated`` (with ``replaced``) or
+            ``duplicate`` (with the existing memory).
+
+        Raises:
+            InvalidMemoryError: bad input; nothing was stored.
+        """
+        memory = new_memory(
+            content, namespace=namespace, kind=kind, memory_type=memory_type, category=category,
+            subjects=subjects, importance=importance, ttl=ttl, source=source, metadata=metadata,
+            created_at=created_at,
         )
+        [(dense, sparse)] = self._writer.embed_memories([memory], [check_context(context)])
+        return self._writer.write(memory, dense, sparse, dedup=dedup)
+
+    def remember_many(
+        self,
+        items: Sequence[MemoryInput],
+        *,
+        namespace: Namespace,
+        dedup: bool = True,
+        progress: Callable[[int, int], None] | None = None,
+        **defaults: Any,
+    ) -> list[RememberResult]:
+        """Store many memories with one embedding batch.
+
+        Each item is a text or a dict of :meth:`remember` arguments; ``defaults`` apply to
+        every item. All items are validated before anything is written. With
+        ``dedup=False`` (imports, benchmarks) they are written in large batches.
+        ``progress(done, total)`` is called as batches complete.
+        """
+        if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
+            raise InvalidMemoryError("items", "expected a list of texts or dicts")
+        memories = []
+        contexts: list[str | None] = []
+        for i, item in enumerate(items):
+            args = dict(defaults, **(item if isinstance(item, Mapping) else {"content": item}))
+            try:
+                contexts.append(check_context(args.pop("context", None)))
+                memories.append(new_memory(namespace=namespace, **args))
+            except InvalidMemoryError as exc:
+                raise InvalidMemoryError(f"items[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from exc
+            except TypeError as exc:
+                raise InvalidMemoryError(f"items[{i}]", str(exc)) from exc
+        return self._writer.write_many(memories, contexts, dedup=dedup, progress=progress)
+
+    # -- reading ------------------------------------------------------------------------
 
     def search(
         self,
@@ -291,31 +302,16 @@ class MemoryStore(RememberMixin):
             raise InvalidMemoryError("limit", "must be an integer from 1 to 1000")
         if mode not in ("hybrid", "dense", "bm25"):
             raise InvalidMemoryError("mode", f"unknown mode {mode!r}; expected hybrid, dense or bm25")
-        where = self._filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance)
+        where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance)
         vectors = query if isinstance(query, QueryVectors) else self.embed_query(query)
-        [hits] = self._read(self._search_plan(vectors, where, limit, mode, with_vectors))
+        [hits] = self._read(search_plan(self.sparse_embeddings, vectors, where, limit, mode, with_vectors))
         if min_score is not None:
             hits = [h for h in hits if h.score >= min_score]
         return hits[:limit]
 
-    def _search_plan(
-        self, vectors: QueryVectors, where: Where, limit: int, mode: SearchMode, with_vectors: bool
-    ) -> Plan[list[SearchHit]]:
-        if mode == "dense":
-            [dense] = yield [DenseQuery(vectors.dense, where, limit, with_vectors)]
-            return [SearchHit(_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
-        if mode == "bm25":
-            [sparse] = yield [SparseQuery(*vectors.sparse, where, limit, with_vectors)]
-            return [SearchHit(_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
-        fused = yield from hybrid_plan(self.sparse_embeddings, vectors, where, limit, with_vectors)
-        return [
-            SearchHit(_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
-            for f, why in fused
-        ]
-
     def _read(self, *plans: Plan[Any]) -> list[Any]:
         """The answers of several read plans, sharing the engine's round trips. Public
-        reads run one plan; the pre-hook (:mod:`langgraph_memory.injection`) runs its
+        reads run one plan; the pre-hook (:mod:`langgraph_memory.agent.injection`) runs its
         channels together."""
         return run_plans(self._backend, plans)
 
@@ -329,87 +325,37 @@ class MemoryStore(RememberMixin):
     ) -> list[Memory]:
         """Live memories created or updated since ``since`` (``"6h"``, a timedelta or a
         datetime; ``None``: any time), newest first. This answers "what did we talk about?"."""
-        [memories] = self._read(self._recent_plan(namespace, since, limit, kinds))
+        [memories] = self._read(recent_plan(namespace, since, limit, kinds))
         return memories
-
-    def _recent_plan(
-        self, namespace: Namespace, since: str | timedelta | datetime | None, limit: int,
-        kinds: str | Sequence[str] | None = None,
-    ) -> Plan[list[Memory]]:
-        where = self._filters(namespace, kinds)
-        if since is not None:
-            where = dataclasses.replace(where, updated_since=parse_since(since).timestamp())
-        return memories_plan(where, limit, "updated_at")
 
     def identity(self, *, namespace: Namespace, limit: int = 10) -> list[Memory]:
         """Who the user is (``identity`` memories) and the agent's own ``self`` context,
         most important first."""
-        [memories] = self._read(self._identity_plan(namespace, limit))
+        [memories] = self._read(identity_plan(namespace, limit))
         return memories
-
-    def _identity_plan(self, namespace: Namespace, limit: int) -> Plan[list[Memory]]:
-        where = self._live(
-            namespace,
-            any_of=(
-                Where(status=None, memory_types=("identity",)),
-                Where(status=None, kinds=("self",), categories=("context",)),
-            ),
-        )
-        return memories_plan(where, limit, "importance")
 
     def important(
         self, *, namespace: Namespace, min_importance: float = 0.8, limit: int = 10
     ) -> list[Memory]:
         """Live memories with importance >= ``min_importance``, most important first."""
-        [memories] = self._read(self._important_plan(namespace, min_importance, limit))
+        [memories] = self._read(important_plan(namespace, min_importance, limit))
         return memories
-
-    def _important_plan(
-        self, namespace: Namespace, min_importance: float, limit: int
-    ) -> Plan[list[Memory]]:
-        return memories_plan(self._live(namespace, min_importance=min_importance), limit, "importance")
 
     def get(self, memory_id: str, *, namespace: Namespace) -> Memory | None:
         """The live memory ``memory_id`` of ``namespace``, or ``None`` (also when it belongs
         to another namespace, was superseded, or expired)."""
-        found = self._get_points([memory_id], namespace, live_only=True)
+        found = points_by_id(self._backend, [memory_id], namespace, live_only=True)
         return Memory.from_payload(found[0].id, found[0].payload) if found else None
 
     def get_many(self, memory_ids: Sequence[str], *, namespace: Namespace, with_vectors: bool = False) -> list[tuple[Memory, list[float] | None]]:
         """Live memories among ``memory_ids`` of ``namespace``, with their vectors if asked."""
-        points = self._get_points(list(memory_ids), namespace, live_only=True, with_vectors=with_vectors)
+        points = points_by_id(self._backend, list(memory_ids), namespace, live_only=True, with_vectors=with_vectors)
         return [(Memory.from_payload(p.id, p.payload), p.dense) for p in points]
-
-    def _get_points(
-        self, ids: Sequence[str], namespace: Namespace, *, live_only: bool, with_vectors: bool = False
-    ) -> list[StoredPoint]:
-        key = namespace_key(validate_namespace(namespace))
-        valid = [_check_id(i) for i in ids]
-        now = utcnow().timestamp()
-        out = []
-        for p in self._backend.retrieve(valid, with_vectors=with_vectors):
-            if p.payload.get("namespace") != key:
-                continue  # another user's memory: as if it did not exist
-            if live_only:
-                expires = p.payload.get("expires_at")
-                if p.payload.get("status") != "live" or (expires is not None and expires <= now):
-                    continue
-            out.append(p)
-        return out
 
     def history(self, memory_id: str, *, namespace: Namespace) -> list[Memory]:
         """Every version of the fact ``memory_id`` belongs to, oldest first: the memories it
         superseded, itself, and whatever superseded it."""
-        seen: dict[str, Memory] = {}
-        frontier = [memory_id]
-        while frontier:
-            points = self._get_points([i for i in frontier if i not in seen], namespace, live_only=False)
-            frontier = []
-            for p in points:
-                m = Memory.from_payload(p.id, p.payload)
-                seen[m.id] = m
-                frontier.extend(i for i in (*m.supersedes, m.superseded_by) if i and i not in seen)
-        return sorted(seen.values(), key=lambda m: (m.updated_at, m.created_at))
+        return history_chain(self._backend, memory_id, namespace)
 
     # -- forgetting ---------------------------------------------------------------------
 
@@ -447,8 +393,8 @@ class MemoryStore(RememberMixin):
     def record_access(self, memory_ids: Sequence[str], *, namespace: Namespace, injected: bool = False) -> None:
         """Count an access (and an injection) on each memory; used off the hot path."""
         now = utcnow().timestamp()
-        with self._lock(validate_namespace(namespace), "__stats__"):
-            for p in self._get_points(list(memory_ids), namespace, live_only=True):
+        with self._writer.lock(validate_namespace(namespace), "__stats__"):
+            for p in points_by_id(self._backend, list(memory_ids), namespace, live_only=True):
                 payload = {
                     "last_accessed_at": now,
                     "access_count": int(p.payload.get("access_count") or 0) + 1,
@@ -481,19 +427,21 @@ class MemoryStore(RememberMixin):
             if offset is None:
                 return
 
-    asearch = _async_twin(search)
-    arecent = _async_twin(recent)
-    aidentity = _async_twin(identity)
-    aimportant = _async_twin(important)
-    aget = _async_twin(get)
-    aget_many = _async_twin(get_many)
-    ahistory = _async_twin(history)
-    adelete = _async_twin(delete)
-    aerase = _async_twin(erase)
-    apurge_expired = _async_twin(purge_expired)
-    arecord_access = _async_twin(record_access)
-    aembed_query = _async_twin(embed_query)
-    acount = _async_twin(count)
+    aremember = async_twin(remember)
+    aremember_many = async_twin(remember_many)
+    asearch = async_twin(search)
+    arecent = async_twin(recent)
+    aidentity = async_twin(identity)
+    aimportant = async_twin(important)
+    aget = async_twin(get)
+    aget_many = async_twin(get_many)
+    ahistory = async_twin(history)
+    adelete = async_twin(delete)
+    aerase = async_twin(erase)
+    apurge_expired = async_twin(purge_expired)
+    arecord_access = async_twin(record_access)
+    aembed_query = async_twin(embed_query)
+    acount = async_twin(count)
 
     async def aclose(self) -> None:
         """Async twin of :meth:`close`."""
@@ -504,16 +452,3 @@ class MemoryStore(RememberMixin):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
-
-
-def _memory(hit: Hit) -> Memory:
-    return Memory.from_payload(hit.point.id, hit.point.payload)
-
-
-def _check_id(memory_id: Any) -> str:
-    import uuid
-
-    try:
-        return str(uuid.UUID(str(memory_id)))
-    except (ValueError, TypeError, AttributeError):
-        raise InvalidMemoryError("memory_id", f"{memory_id!r} is not a memory id") from None

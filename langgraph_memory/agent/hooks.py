@@ -20,7 +20,7 @@ from langgraph.graph import MessagesState
 from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.errors import LangGraphMemoryError
-from langgraph_memory.injection import (
+from langgraph_memory.agent.injection import (
     Injection,
     InjectionConfig,
     MemoryLedger,
@@ -29,8 +29,8 @@ from langgraph_memory.injection import (
     render_memories,
     select_memories,
 )
-from langgraph_memory.prompts import MEMORY_INSTRUCTIONS
-from langgraph_memory.records import Namespace
+from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
 
 __all__ = [

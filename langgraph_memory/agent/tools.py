@@ -19,8 +19,8 @@ from langgraph.types import Command
 from pydantic import BaseModel, Field
 
 from langgraph_memory.errors import LangGraphMemoryError
-from langgraph_memory.hooks import DEFAULT_NAMESPACE, resolve_namespace
-from langgraph_memory.records import KIND_CATEGORIES, Memory, Namespace
+from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
+from langgraph_memory.store.records import KIND_CATEGORIES, Memory, Namespace
 from langgraph_memory.store import MemoryStore, RememberResult
 
 __all__ = ["memory_tools", "format_memories"]

@@ -17,8 +17,15 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from typing_extensions import NotRequired, TypedDict
 
-from langgraph_memory.records import Memory, Namespace
+from langgraph_memory.store.records import Memory, Namespace
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
+from langgraph_memory.store._search import (
+    identity_plan,
+    important_plan,
+    recent_plan,
+    search_filters,
+    search_plan,
+)
 
 __all__ = [
     "Channel",
@@ -203,14 +210,15 @@ def _gather(
     plans: dict[Channel, Any] = {}
     for channel in config.channels:
         if channel == "identity" and config.identity_limit:
-            plans[channel] = store._identity_plan(namespace, config.identity_limit)
+            plans[channel] = identity_plan(namespace, config.identity_limit)
         elif channel == "important" and config.important_limit:
-            plans[channel] = store._important_plan(namespace, config.important_min, config.important_limit)
+            plans[channel] = important_plan(namespace, config.important_min, config.important_limit)
         elif channel == "recent" and config.recent_limit:
-            plans[channel] = store._recent_plan(namespace, config.recent_window, config.recent_limit)
+            plans[channel] = recent_plan(namespace, config.recent_window, config.recent_limit)
         elif channel == "similar" and vectors is not None and config.similar_limit:
-            plans[channel] = store._search_plan(
-                vectors, store._filters(namespace), config.similar_limit, config.similar_mode, False)
+            plans[channel] = search_plan(
+                store.sparse_embeddings, vectors, search_filters(namespace), config.similar_limit,
+                config.similar_mode, False)
     answers = dict(zip(plans, store._read(*plans.values())))
     found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel, answer in answers.items():

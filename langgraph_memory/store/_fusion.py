@@ -16,7 +16,7 @@ import calendar
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Iterable, Sequence
 
-from langgraph_memory._backends import Hit
+from langgraph_memory.store.backends import Hit
 
 DENSE_WEIGHT = 0.4
 SPARSE_WEIGHT = 0.6

@@ -17,7 +17,7 @@ from langgraph.prebuilt import ToolNode
 from langgraph.prebuilt.chat_agent_executor import AgentState as ReactAgentState
 from typing_extensions import Annotated, NotRequired
 
-from langgraph_memory.hooks import (
+from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
     MemoryPrehook,
@@ -25,10 +25,10 @@ from langgraph_memory.hooks import (
     merge_memory,
     with_memories,
 )
-from langgraph_memory.injection import InjectionConfig, MemoryLedger
-from langgraph_memory.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
+from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.store import MemoryStore
-from langgraph_memory.tools import memory_tools
+from langgraph_memory.agent.tools import memory_tools
 
 __all__ = ["build_memory_graph", "react_agent_hooks", "MemoryReactState"]
 

@@ -20,7 +20,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from langgraph_memory._cli_commands import (
+from langgraph_memory.cli._commands import (
     CliError,
     cmd_erase,
     cmd_export,
@@ -31,7 +31,7 @@ from langgraph_memory._cli_commands import (
     cmd_show,
     cmd_stats,
 )
-from langgraph_memory.embeddings import LazyEmbeddings, default_embedder_name, default_embeddings
+from langgraph_memory.store.embeddings import LazyEmbeddings, default_embedder_name, default_embeddings
 from langgraph_memory.errors import LangGraphMemoryError
 
 __all__ = ["main", "build_parser"]
@@ -184,7 +184,7 @@ def _open_store(args: argparse.Namespace, embeddings: Any, err: TextIO, *, creat
             f"or set ${ENV_PATH} or ${ENV_URL}"
         )
     if path:
-        from langgraph_memory._backends.edge import META_FILE
+        from langgraph_memory.store.backends.edge import META_FILE
 
         if not create and not (Path(path) / META_FILE).is_file():
             raise CliError(f"no memory store at {path} ({META_FILE} not found)")

@@ -1,0 +1,5 @@
+"""Work that never runs on a turn's path: the worker, exchange indexing, room observation
+and the digest, the gardener, and their scheduler.
+
+It may import ``store``, never ``agent`` or ``cli``. Empty until that work lands.
+"""

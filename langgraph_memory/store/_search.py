@@ -1,0 +1,136 @@
+"""The store's reads as plans: the filters a search takes, how each search mode becomes
+engine queries, and the recent / identity / important listings.
+
+:class:`~langgraph_memory.store.MemoryStore` validates a call and runs the plan; the
+pre-hook runs the same plans beside its other channels (:mod:`._reads`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Literal, Sequence
+
+from langchain_qdrant.sparse_embeddings import SparseEmbeddings
+
+from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._hybrid import hybrid_plan
+from langgraph_memory.store._reads import Plan, QueryVectors, live_where, memories_plan
+from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, Where
+from langgraph_memory.store.records import (
+    KIND_CATEGORIES,
+    Memory,
+    Namespace,
+    parse_since,
+    validate_kind,
+    validate_memory_type,
+    validate_subjects,
+)
+
+SearchMode = Literal["hybrid", "dense", "bm25"]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    memory: Memory
+    score: float
+    """Cosine for ``dense``, BM25 for ``bm25``, weighted fusion in [0, 1] for ``hybrid``."""
+    dense_score: float | None = None
+    sparse_score: float | None = None
+    vector: list[float] | None = field(default=None, repr=False)
+    """The memory's dense vector, when asked for (the pre-hook's cosine dedup uses it)."""
+    matched: tuple[str, ...] = ()
+    """For ``hybrid``: what the query named that this memory matches, and that raised its
+    score: ``"subject:<tag>"`` (a subject, or an alias of one) and ``"time"`` (created
+    within a time the query names, e.g. "in May 2023", "last week")."""
+
+
+def as_tuple(values: str | Sequence[str] | None) -> tuple[str, ...] | None:
+    if values is None:
+        return None
+    return (values,) if isinstance(values, str) else tuple(values)
+
+
+def search_filters(
+    namespace: Namespace,
+    kinds: str | Sequence[str] | None = None,
+    memory_types: str | Sequence[str] | None = None,
+    categories: str | Sequence[str] | None = None,
+    subjects: str | Sequence[str] | None = None,
+    since: str | timedelta | datetime | None = None,
+    until: datetime | None = None,
+    min_importance: float | None = None,
+) -> Where:
+    """The validated filter of a search or listing over live memories of ``namespace``."""
+    kinds_t = as_tuple(kinds)
+    for k in kinds_t or ():
+        validate_kind(k)
+    types_t = as_tuple(memory_types)
+    for t in types_t or ():
+        validate_memory_type(t)
+    cats_t = as_tuple(categories)
+    known = set().union(*KIND_CATEGORIES.values())
+    for c in cats_t or ():
+        if c not in known:
+            raise InvalidMemoryError("categories", f"unknown category {c!r}")
+    return live_where(
+        namespace,
+        kinds=kinds_t,
+        memory_types=types_t,
+        categories=cats_t,
+        subjects=validate_subjects(as_tuple(subjects)) or None,
+        created_since=None if since is None else parse_since(since).timestamp(),
+        created_until=None if until is None else parse_since(until).timestamp(),
+        min_importance=min_importance,
+    )
+
+
+def search_plan(
+    sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
+    mode: SearchMode, with_vectors: bool,
+) -> Plan[list[SearchHit]]:
+    """The hits of one search, best first."""
+    if mode == "dense":
+        [dense] = yield [DenseQuery(vectors.dense, where, limit, with_vectors)]
+        return [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
+    if mode == "bm25":
+        [sparse] = yield [SparseQuery(*vectors.sparse, where, limit, with_vectors)]
+        return [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
+    fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
+    return [
+        SearchHit(hit_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
+        for f, why in fused
+    ]
+
+
+
+def recent_plan(
+    namespace: Namespace, since: str | timedelta | datetime | None, limit: int,
+    kinds: str | Sequence[str] | None = None,
+) -> Plan[list[Memory]]:
+    where = search_filters(namespace, kinds)
+    if since is not None:
+        where = dataclasses.replace(where, updated_since=parse_since(since).timestamp())
+    return memories_plan(where, limit, "updated_at")
+
+
+def identity_plan(namespace: Namespace, limit: int) -> Plan[list[Memory]]:
+    where = live_where(
+        namespace,
+        any_of=(
+            Where(status=None, memory_types=("identity",)),
+            Where(status=None, kinds=("self",), categories=("context",)),
+        ),
+    )
+    return memories_plan(where, limit, "importance")
+
+
+def important_plan(
+    namespace: Namespace, min_importance: float, limit: int
+) -> Plan[list[Memory]]:
+    return memories_plan(live_where(namespace, min_importance=min_importance), limit, "importance")
+
+
+def hit_memory(hit: Hit) -> Memory:
+    return Memory.from_payload(hit.point.id, hit.point.payload)

@@ -1,0 +1,214 @@
+"""The write path of :class:`~langgraph_memory.store.MemoryStore`: embedding memories,
+the check-then-write under a lock that dedup needs, and supersession. The store validates
+a call into :class:`~langgraph_memory.store.records.Memory` records and hands them here."""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Literal, Mapping, Sequence
+
+from langchain_core.embeddings import Embeddings
+from langchain_qdrant.sparse_embeddings import SparseEmbeddings
+
+from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict
+from langgraph_memory.store._fusion import index_text
+from langgraph_memory.store._reads import live_where
+from langgraph_memory.store.backends import Backend, DenseQuery, Hit, StoredPoint
+from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, namespace_key
+
+logger = logging.getLogger("langgraph_memory")
+
+# How many nearest live memories of the same kind the dedup policy looks at.
+DEDUP_CANDIDATES = 5
+UPSERT_BATCH = 256
+
+Vectors = tuple[list[float], tuple[list[int], list[float]]]
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """What :meth:`MemoryStore.remember` did."""
+
+    action: Literal["inserted", "updated", "duplicate"]
+    """``inserted``: a new memory; ``updated``: it superseded ``replaced``;
+    ``duplicate``: nothing new, ``memory`` is the existing one."""
+    memory: Memory
+    """The live memory that now holds the fact."""
+    replaced: Memory | None = None
+    """For ``updated``: the memory it superseded, now in ``history``."""
+    verdict: DedupVerdict | None = None
+    """The dedup policy's decision and reason; for ``inserted``, the verdict on the closest
+    candidate (``None`` when no memory was similar enough to ask about)."""
+
+
+def normalise(vector: Sequence[float]) -> list[float]:
+    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+    return [x / norm for x in vector]
+
+
+class Writer:
+    """Writes memories into one backend. The store owns it and passes what a write needs.
+
+    Args:
+        backend: the engine.
+        embeddings: the dense embedder; ``dim`` its vector size.
+        sparse_embeddings: the BM25 encoder.
+        dedup: a callable returning the store's current dedup policy.
+    """
+
+    def __init__(
+        self, backend: Backend, embeddings: Embeddings, sparse_embeddings: SparseEmbeddings,
+        dim: int, dedup: Callable[[], DedupPolicy],
+    ) -> None:
+        self.backend = backend
+        self.embeddings = embeddings
+        self.sparse_embeddings = sparse_embeddings
+        self.dim = dim
+        self._dedup = dedup
+        self._locks: dict[tuple[str, str], threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # -- embedding ----------------------------------------------------------------------
+
+    def embed_documents(
+        self, texts: list[str], sparse_texts: list[str] | None = None
+    ) -> list[Vectors]:
+        dense = self.embeddings.embed_documents(texts)
+        if len(dense) != len(texts) or any(len(v) != self.dim for v in dense):
+            raise InvalidMemoryError("embeddings", f"the embedder must return {self.dim}-dim vectors")
+        sparse = self.sparse_embeddings.embed_documents(texts if sparse_texts is None else sparse_texts)
+        return [
+            (normalise(d), (list(s.indices), list(s.values))) for d, s in zip(dense, sparse)
+        ]
+
+    def embed_memories(
+        self, memories: Sequence[Memory], contexts: Sequence[str | None]
+    ) -> list[Vectors]:
+        """Dense vectors of the content alone (dedup and the pre-hook compare those), BM25
+        vectors of the content after its context: on LoCoMo, context in the dense text
+        drowned short memories (and it would move dedup's cosines)."""
+        if not any(contexts):
+            return self.embed_documents([m.content for m in memories])
+        sparse = [index_text(m.content, context=c) for m, c in zip(memories, contexts)]
+        return self.embed_documents([m.content for m in memories], sparse)
+
+    # -- writing ------------------------------------------------------------------------
+
+    def lock(self, namespace: Namespace, kind: str) -> threading.Lock:
+        # Dedup is check-then-write: two writers of one user and kind must take turns,
+        # or both could insert the same fact.
+        key = (namespace_key(namespace), kind)
+        with self._locks_guard:
+            return self._locks.setdefault(key, threading.Lock())
+
+    def write_many(
+        self, memories: Sequence[Memory], contexts: Sequence[str | None], *, dedup: bool,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[RememberResult]:
+        """Write validated memories, embedding them in batches; with ``dedup=False``
+        (imports, benchmarks) each batch is one upsert."""
+        results: list[RememberResult] = []
+        total = len(memories)
+        for start in range(0, total, UPSERT_BATCH):
+            chunk = memories[start : start + UPSERT_BATCH]
+            vectors = self.embed_memories(chunk, contexts[start : start + UPSERT_BATCH])
+            if dedup:
+                results.extend(self.write(m, d, s, dedup=True) for m, (d, s) in zip(chunk, vectors))
+            else:
+                self.backend.upsert(
+                    [StoredPoint(m.id, m.to_payload(), d, s) for m, (d, s) in zip(chunk, vectors)]
+                )
+                results.extend(RememberResult("inserted", m) for m in chunk)
+            if progress is not None:
+                progress(min(start + UPSERT_BATCH, total), total)
+        return results
+
+    def write(
+        self, memory: Memory, dense: list[float], sparse: tuple[list[int], list[float]], *, dedup: bool
+    ) -> RememberResult:
+        if not dedup:
+            self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
+            return RememberResult("inserted", memory)
+        with self.lock(memory.namespace, memory.kind):
+            candidates = self.backend.query_batch(
+                [
+                    DenseQuery(
+                        dense,
+                        live_where(memory.namespace, kinds=(memory.kind,)),
+                        DEDUP_CANDIDATES,
+                        with_vectors=True,
+                    )
+                ]
+            )[0]
+            policy = self._dedup()
+            closest_different: DedupVerdict | None = None
+            for hit in candidates:
+                if hit.score < policy.candidate_floor:
+                    break
+                old = Memory.from_payload(hit.point.id, hit.point.payload)
+                verdict = policy.decide(
+                    memory.content, old.content, hit.score,
+                    new_subjects=memory.subjects, old_subjects=old.subjects,
+                )
+                if verdict.decision == "different":
+                    closest_different = closest_different or verdict
+                    continue
+                if verdict.decision == "duplicate":
+                    merged = _merge_metadata(old.metadata, memory.metadata)
+                    if merged != old.metadata:
+                        self.backend.set_payload([old.id], {"metadata": merged})
+                        old = old.evolve(metadata=merged)
+                    return RememberResult("duplicate", old, verdict=verdict)
+                return self._supersede(old, hit, memory, dense, sparse, verdict)
+            self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
+            # The closest candidate's "different" verdict explains why nothing was merged.
+            return RememberResult("inserted", memory, verdict=closest_different)
+
+    def _supersede(
+        self, old: Memory, old_hit: Hit, memory: Memory, dense: list[float],
+        sparse: tuple[list[int], list[float]], verdict: DedupVerdict,
+    ) -> RememberResult:
+        survivor = memory.evolve(
+            supersedes=(old.id,),
+            subjects=tuple(dict.fromkeys(old.subjects + memory.subjects)),
+            importance=max(old.importance, memory.importance),
+            metadata=_merge_metadata(old.metadata, memory.metadata),
+            # A refinement is the same fact, known since it was first learned.
+            created_at=old.created_at if verdict.decision == "refinement" else memory.created_at,
+        )
+        retired = old.evolve(status="superseded", superseded_by=survivor.id)
+        # One write for both points: a failure leaves either the old state or the new one.
+        old_point = self.backend.retrieve([old.id], with_vectors=True)[0]
+        self.backend.upsert(
+            [
+                StoredPoint(retired.id, retired.to_payload(), old_point.dense, old_point.sparse),
+                StoredPoint(survivor.id, survivor.to_payload(), dense, sparse),
+            ]
+        )
+        logger.info("memory %s supersedes %s (%s)", survivor.id, old.id, verdict.reason)
+        return RememberResult("updated", survivor, replaced=retired, verdict=verdict)
+
+
+def check_context(context: Any) -> str | None:
+    if context is None:
+        return None
+    if not isinstance(context, str):
+        raise InvalidMemoryError("context", f"expected a string, got {type(context).__name__}")
+    if len(context) > MAX_CONTENT_CHARS:
+        raise InvalidMemoryError("context", f"is {len(context)} characters; the limit is {MAX_CONTENT_CHARS}")
+    return context.strip() or None
+
+
+def _merge_metadata(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """Union of two metadata dicts: list values (e.g. provenance) are joined without
+    repeats, so a merged memory keeps the evidence of both; other values take the newer."""
+    merged = {**old, **new}
+    for key, value in new.items():
+        if isinstance(old.get(key), list) and isinstance(value, list):
+            joined = list(old[key])  # values may be unhashable (dicts), so no set here
+            merged[key] = joined + [v for v in value if v not in joined]
+    return merged
