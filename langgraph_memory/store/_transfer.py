@@ -19,7 +19,10 @@ Format (version 1), UTF-8, one JSON object per line:
   namespace key, status, the ``supersedes``/``superseded_by`` links of its history, times
   as epoch seconds. ``dense`` has ``dim`` floats; ``sparse`` is the BM25 vector, or
   ``null`` when the text had no indexable term. Floats are written with Python's shortest
-  exact repr, so vectors come back bit for bit.
+  exact repr: ids, payloads and sparse vectors come back bit for bit. Dense vectors come
+  back equal to float32 precision (within 1e-6 per component): engines store them as
+  float32 and a Qdrant server re-normalises cosine vectors on insert, which can move the
+  last bit or two.
 
 Blank lines are ignored. Import validates every line before writing anything; the first
 problem is reported as ``line N: what is wrong``. Records are then upserted by id, so
