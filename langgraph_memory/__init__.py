@@ -3,6 +3,7 @@
 The public API is re-exported here; every module starting with ``_`` is private.
 """
 
+from langgraph_memory.background.worker import BackgroundWorker, WorkerStats, worker_for
 from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
 from langgraph_memory.store.embeddings import (
     Bm25SparseEmbeddings,
@@ -44,6 +45,9 @@ def __getattr__(name: str):  # noqa: ANN202
 
 
 __all__ = [
+    "BackgroundWorker",
+    "WorkerStats",
+    "worker_for",
     "InjectionConfig",
     "MemoryMiddleware",
     "MemoryPosthook",

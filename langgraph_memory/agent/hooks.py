@@ -10,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import string
-import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Mapping, Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -19,6 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import MessagesState
 from typing_extensions import Annotated, NotRequired
 
+from langgraph_memory.background.worker import worker_for
 from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.injection import (
     Injection,
@@ -262,8 +261,9 @@ class MemoryPosthook:
     """Graph node that closes the turn once the model has answered.
 
     It advances the turn counter, records the ids injected this turn (and bounds the
-    semantic buffer), then counts the injection on each memory in a background thread so
-    the reply is not delayed. It does nothing while the model is still calling tools.
+    semantic buffer), then counts the injection on each memory on the store's background
+    worker (:func:`~langgraph_memory.background.worker.worker_for`) so the reply is not
+    delayed. It does nothing while the model is still calling tools.
 
     Args:
         store: the :class:`~langgraph_memory.MemoryStore`.
@@ -284,9 +284,6 @@ class MemoryPosthook:
         self.namespace = tuple(namespace)
         self.max_semantic_buffer = max_semantic_buffer
         self.background = background
-        self._executor: ThreadPoolExecutor | None = None
-        self._pending: list[Future[None]] = []
-        self._guard = threading.Lock()
 
     def _close(self, state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
         ledger: MemoryLedger = state.get("memory") or {}
@@ -314,17 +311,14 @@ class MemoryPosthook:
         if not self.background:
             self.store.record_access(ids, namespace=namespace, injected=True)
             return
-        with self._guard:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-stats")
-            future = self._executor.submit(self.store.record_access, ids, namespace=namespace, injected=True)
-            future.add_done_callback(_log_failure)
-            self._pending = [f for f in self._pending if not f.done()] + [future]
+        worker_for(self.store).submit(
+            self.store.record_access, ids, namespace=namespace, injected=True, label="statistics"
+        )
 
     def wait(self, timeout: float | None = None) -> None:
-        """Block until the statistics recorded so far are written (tests, shutdown)."""
-        for future in list(self._pending):
-            future.result(timeout=timeout)
+        """Block until the background work accepted so far is done (tests, shutdown); the
+        same as ``store.flush(timeout)``."""
+        self.store.flush(timeout)
 
     def __call__(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
         closed = self._close(state)
@@ -340,11 +334,6 @@ class MemoryPosthook:
         if not self.background:
             return await asyncio.to_thread(self, state, config, runtime)
         return self(state, config, runtime)
-
-
-def _log_failure(future: Future[None]) -> None:
-    if future.exception() is not None:
-        logger.warning("could not record memory statistics: %s", future.exception())
 
 
 def memory_prompt(

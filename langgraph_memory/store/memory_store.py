@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import logging
-import os
-import uuid
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from langchain_core.embeddings import Embeddings
-from langchain_qdrant.sparse_embeddings import SparseEmbeddings
-
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._dedup import DedupPolicy
+from langgraph_memory.store._connection import StoreConnection
 from langgraph_memory.store._reads import Plan, QueryVectors, history_chain, points_by_id, run_plans
 from langgraph_memory.store._search import (
     SearchHit,
@@ -26,21 +19,14 @@ from langgraph_memory.store._search import (
     search_plan,
 )
 from langgraph_memory.store._twins import async_twin
-from langgraph_memory.store._writing import RememberResult, Writer, check_context, normalise
-from langgraph_memory.store.backends import SCHEMA_VERSION, Backend, StoredPoint, Where
-from langgraph_memory.store.embeddings import (
-    Bm25SparseEmbeddings,
-    LazyEmbeddings,
-    default_embeddings,
-    embedder_name,
-)
+from langgraph_memory.store._writing import RememberResult, check_context
+from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
     MemoryInput,
     Memory,
     Namespace,
     namespace_key,
     new_memory,
-    parse_since,
     utcnow,
     validate_namespace,
 )
@@ -50,7 +36,7 @@ __all__ = ["MemoryStore", "RememberResult", "SearchHit", "QueryVectors", "Search
 logger = logging.getLogger("langgraph_memory")
 
 
-class MemoryStore:
+class MemoryStore(StoreConnection):
     """Long-term memories of many users in one Qdrant collection, isolated by namespace.
 
     Build it with :meth:`open` (embedded Qdrant Edge, the default), :meth:`connect` (a Qdrant
@@ -66,120 +52,6 @@ class MemoryStore:
             default: :meth:`DedupPolicy.for_embedder` of the embedder's name.
         sparse_embeddings: the BM25 encoder; default: Qdrant Edge's, English stemming.
     """
-
-    def __init__(
-        self,
-        *,
-        client: Any = None,
-        embeddings: Embeddings | None = None,
-        collection_name: str = "langgraph_memory",
-        dedup: DedupPolicy | None = None,
-        sparse_embeddings: SparseEmbeddings | None = None,
-        _backend: Backend | None = None,
-    ) -> None:
-        if _backend is None:
-            if client is None:
-                raise TypeError(
-                    "MemoryStore needs a backend: use MemoryStore.open(path) for the embedded "
-                    "store, MemoryStore.connect(url) for a server, or MemoryStore(client=...)."
-                )
-            from langgraph_memory.store.backends.qdrant import QdrantClientBackend
-
-            _backend = QdrantClientBackend(client, collection_name)
-        self.embeddings = embeddings or default_embeddings()
-        self.sparse_embeddings = sparse_embeddings or Bm25SparseEmbeddings()
-        self.embedder = embedder_name(self.embeddings)
-        self.dedup = dedup or DedupPolicy.for_embedder(self.embedder)
-        self._backend = _backend
-        lazy = isinstance(self.embeddings, LazyEmbeddings) and not self.embeddings.loaded
-        stored = self._backend.stored_meta() if lazy else None
-        if stored is not None and stored.get("embedder") == self.embedder and isinstance(stored.get("dim"), int):
-            dim = stored["dim"]  # the same model made them: no need to load it to measure
-        else:
-            dim = len(self.embeddings.embed_query("dimension probe"))
-        self.meta = self._backend.setup(
-            dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": self.embedder}
-        )
-        if self.meta.get("embedder") != self.embedder:
-            logger.warning(
-                "store was built with embedder %r, now opened with %r: similarity across "
-                "the two is meaningless", self.meta.get("embedder"), self.embedder,
-            )
-        self.dim = dim
-        self._writer = Writer(
-            self._backend, self.embeddings, self.sparse_embeddings, dim, lambda: self.dedup
-        )
-
-    # -- construction -------------------------------------------------------------------
-
-    @classmethod
-    def open(
-        cls,
-        path: str | os.PathLike[str],
-        *,
-        embeddings: Embeddings | None = None,
-        dedup: DedupPolicy | None = None,
-        sparse_embeddings: SparseEmbeddings | None = None,
-    ) -> "MemoryStore":
-        """Open (or create) the embedded store in directory ``path`` (Qdrant Edge).
-
-        Raises:
-            StoreLockedError: ``path`` is already open, here or in another process.
-            SchemaMismatchError: it was created with an embedder of another size.
-        """
-        from langgraph_memory.store.backends.edge import EdgeBackend
-
-        if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-            raise InvalidMemoryError("path", "expected a directory path")
-        return cls(
-            embeddings=embeddings, dedup=dedup, sparse_embeddings=sparse_embeddings,
-            _backend=EdgeBackend(path),
-        )
-
-    @classmethod
-    def connect(
-        cls,
-        url: str,
-        api_key: str | None = None,
-        *,
-        collection_name: str = "langgraph_memory",
-        embeddings: Embeddings | None = None,
-        dedup: DedupPolicy | None = None,
-        sparse_embeddings: SparseEmbeddings | None = None,
-        **client_kwargs: Any,
-    ) -> "MemoryStore":
-        """Use a Qdrant server or cluster at ``url`` (``api_key`` for Qdrant Cloud)."""
-        from qdrant_client import QdrantClient
-
-        return cls(
-            client=QdrantClient(url=url, api_key=api_key, **client_kwargs),
-            collection_name=collection_name, embeddings=embeddings, dedup=dedup,
-            sparse_embeddings=sparse_embeddings,
-        )
-
-    @property
-    def backend_name(self) -> str:
-        return self._backend.name
-
-    def close(self) -> None:
-        """Flush and release the store; the embedded directory can then be opened again."""
-        self._backend.close()
-
-    def __enter__(self) -> "MemoryStore":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # -- embedding ----------------------------------------------------------------------
-
-    def embed_query(self, text: str) -> QueryVectors:
-        """Embed a query once; pass the result to :meth:`search` as many times as needed."""
-        if not isinstance(text, str) or not text.strip():
-            raise InvalidMemoryError("query", "is empty")
-        dense = normalise(self.embeddings.embed_query(text))
-        sparse = self.sparse_embeddings.embed_query(text)
-        return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))
 
     # -- writing ------------------------------------------------------------------------
 
@@ -440,15 +312,4 @@ class MemoryStore:
     aerase = async_twin(erase)
     apurge_expired = async_twin(purge_expired)
     arecord_access = async_twin(record_access)
-    aembed_query = async_twin(embed_query)
     acount = async_twin(count)
-
-    async def aclose(self) -> None:
-        """Async twin of :meth:`close`."""
-        await asyncio.to_thread(self.close)
-
-    async def __aenter__(self) -> "MemoryStore":
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()

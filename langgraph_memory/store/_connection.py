@@ -1,0 +1,180 @@
+"""Opening and closing a store: the backend, the embedders, the stored meta, and the
+background work attached to it. :class:`~langgraph_memory.store.MemoryStore` builds on it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from typing import Any, Protocol
+
+from langchain_core.embeddings import Embeddings
+from langchain_qdrant.sparse_embeddings import SparseEmbeddings
+
+from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._dedup import DedupPolicy
+from langgraph_memory.store._reads import QueryVectors
+from langgraph_memory.store._twins import async_twin
+from langgraph_memory.store._writing import Writer, normalise
+from langgraph_memory.store.backends import SCHEMA_VERSION, Backend
+from langgraph_memory.store.embeddings import (
+    Bm25SparseEmbeddings,
+    LazyEmbeddings,
+    default_embeddings,
+    embedder_name,
+)
+
+logger = logging.getLogger("langgraph_memory")
+
+
+class _Background(Protocol):
+    def flush(self, timeout: float | None = None) -> bool: ...
+    async def aflush(self, timeout: float | None = None) -> bool: ...
+    def close(self, timeout: float | None = 5.0) -> None: ...
+
+
+
+class StoreConnection:
+    """A store's engine and embedders, opened and closed; the API is :class:`MemoryStore`'s
+    (whose docstring explains the constructor)."""
+
+    def __init__(
+        self,
+        *,
+        client: Any = None,
+        embeddings: Embeddings | None = None,
+        collection_name: str = "langgraph_memory",
+        dedup: DedupPolicy | None = None,
+        sparse_embeddings: SparseEmbeddings | None = None,
+        _backend: Backend | None = None,
+    ) -> None:
+        if _backend is None:
+            if client is None:
+                raise TypeError(
+                    "MemoryStore needs a backend: use MemoryStore.open(path) for the embedded "
+                    "store, MemoryStore.connect(url) for a server, or MemoryStore(client=...)."
+                )
+            from langgraph_memory.store.backends.qdrant import QdrantClientBackend
+
+            _backend = QdrantClientBackend(client, collection_name)
+        self.embeddings = embeddings or default_embeddings()
+        self.sparse_embeddings = sparse_embeddings or Bm25SparseEmbeddings()
+        self.embedder = embedder_name(self.embeddings)
+        self.dedup = dedup or DedupPolicy.for_embedder(self.embedder)
+        self._backend = _backend
+        lazy = isinstance(self.embeddings, LazyEmbeddings) and not self.embeddings.loaded
+        stored = self._backend.stored_meta() if lazy else None
+        if stored is not None and stored.get("embedder") == self.embedder and isinstance(stored.get("dim"), int):
+            dim = stored["dim"]  # the same model made them: no need to load it to measure
+        else:
+            dim = len(self.embeddings.embed_query("dimension probe"))
+        self.meta = self._backend.setup(
+            dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": self.embedder}
+        )
+        if self.meta.get("embedder") != self.embedder:
+            logger.warning(
+                "store was built with embedder %r, now opened with %r: similarity across "
+                "the two is meaningless", self.meta.get("embedder"), self.embedder,
+            )
+        self.dim = dim
+        self._writer = Writer(
+            self._backend, self.embeddings, self.sparse_embeddings, dim, lambda: self.dedup
+        )
+        # Set by langgraph_memory.background.worker_for: the store only needs to wait for
+        # it and stop it, so it knows it by this small interface, not by its class.
+        self._background: _Background | None = None
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        embeddings: Embeddings | None = None,
+        dedup: DedupPolicy | None = None,
+        sparse_embeddings: SparseEmbeddings | None = None,
+    ) -> "StoreConnection":
+        """Open (or create) the embedded store in directory ``path`` (Qdrant Edge).
+
+        Raises:
+            StoreLockedError: ``path`` is already open, here or in another process.
+            SchemaMismatchError: it was created with an embedder of another size.
+        """
+        from langgraph_memory.store.backends.edge import EdgeBackend
+
+        if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+            raise InvalidMemoryError("path", "expected a directory path")
+        return cls(
+            embeddings=embeddings, dedup=dedup, sparse_embeddings=sparse_embeddings,
+            _backend=EdgeBackend(path),
+        )
+
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        api_key: str | None = None,
+        *,
+        collection_name: str = "langgraph_memory",
+        embeddings: Embeddings | None = None,
+        dedup: DedupPolicy | None = None,
+        sparse_embeddings: SparseEmbeddings | None = None,
+        **client_kwargs: Any,
+    ) -> "StoreConnection":
+        """Use a Qdrant server or cluster at ``url`` (``api_key`` for Qdrant Cloud)."""
+        from qdrant_client import QdrantClient
+
+        return cls(
+            client=QdrantClient(url=url, api_key=api_key, **client_kwargs),
+            collection_name=collection_name, embeddings=embeddings, dedup=dedup,
+            sparse_embeddings=sparse_embeddings,
+        )
+
+    @property
+    def backend_name(self) -> str:
+        return self._backend.name
+
+    def close(self) -> None:
+        """Finish background work, flush and release the store; the embedded directory can
+        then be opened again."""
+        if self._background is not None:
+            self._background.close()
+        self._backend.close()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every background job accepted for this store (statistics, indexing,
+        digests) is done; ``False`` if ``timeout`` seconds ran out first."""
+        return True if self._background is None else self._background.flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async twin of :meth:`flush`."""
+        return True if self._background is None else await self._background.aflush(timeout)
+
+    def __enter__(self) -> "StoreConnection":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- embedding ----------------------------------------------------------------------
+
+    def embed_query(self, text: str) -> QueryVectors:
+        """Embed a query once; pass the result to :meth:`search` as many times as needed."""
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidMemoryError("query", "is empty")
+        dense = normalise(self.embeddings.embed_query(text))
+        sparse = self.sparse_embeddings.embed_query(text)
+        return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))
+
+    aembed_query = async_twin(embed_query)
+
+    async def aclose(self) -> None:
+        """Async twin of :meth:`close`."""
+        await asyncio.to_thread(self.close)
+
+    async def __aenter__(self) -> "StoreConnection":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
