@@ -121,3 +121,23 @@ def test_one_worker_per_store_reached_by_store_flush_and_close(embeddings):
     assert store.get(memory.id, namespace=ns).injection_count == 1
     store.close()
     assert worker.closed
+
+
+def test_a_side_collection_holds_records_that_memory_reads_never_see(make_store):
+    from langgraph_memory.store.backends import StoredPoint, Where
+
+    store = make_store()
+    ns = ("memories", "alice")
+    kept = store.remember("Alice likes tea", namespace=ns).memory
+    side = store.side_collection("exchanges", keyword_fields=("thread_id",))
+    assert store.side_collection("exchanges") is side
+    vector = store.embed_query("tea with Alice").dense
+    side.upsert([StoredPoint(
+        "00000000-0000-4000-8000-000000000001",
+        {"namespace": "memories/alice", "status": "live", "thread_id": "t1", "content": "we spoke of tea"},
+        vector, None,
+    )])
+    assert [h.memory.id for h in store.search("tea", namespace=ns)] == [kept.id]
+    assert store.count(namespace=ns) == 1
+    assert side.count(Where(namespace="memories/alice", fields=(("thread_id", ("t1",)),))) == 1
+    assert side.count(Where(namespace="memories/alice", fields=(("thread_id", ("t2",)),))) == 0

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from typing import Any, Protocol
+import threading
+from typing import Any, Protocol, Sequence
 
 from langchain_core.embeddings import Embeddings
 from langchain_qdrant.sparse_embeddings import SparseEmbeddings
@@ -83,6 +84,8 @@ class StoreConnection:
         # Set by langgraph_memory.background.worker_for: the store only needs to wait for
         # it and stop it, so it knows it by this small interface, not by its class.
         self._background: _Background | None = None
+        self._sides: dict[str, Backend] = {}
+        self._sides_guard = threading.Lock()
 
     # -- construction -------------------------------------------------------------------
 
@@ -135,11 +138,25 @@ class StoreConnection:
     def backend_name(self) -> str:
         return self._backend.name
 
+    def side_collection(self, name: str, *, keyword_fields: Sequence[str] = ()) -> Backend:
+        """The engine's collection ``name`` beside the memories, for records that are not
+        memories (exchanges, summaries, room messages): vectors of the same embedder, never
+        seen by memory reads. Created on first use, closed with the store."""
+        with self._sides_guard:
+            side = self._sides.get(name)
+            if side is None:
+                side = self._backend.sibling(name, keyword_fields=keyword_fields)
+                side.setup(dim=self.dim, meta={"schema_version": SCHEMA_VERSION, "embedder": self.embedder})
+                self._sides[name] = side
+            return side
+
     def close(self) -> None:
         """Finish background work, flush and release the store; the embedded directory can
         then be opened again."""
         if self._background is not None:
             self._background.close()
+        for side in self._sides.values():
+            side.close()
         self._backend.close()
 
     def flush(self, timeout: float | None = None) -> bool:

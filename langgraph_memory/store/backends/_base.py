@@ -57,6 +57,9 @@ class Where:
     """Keep only memories that expired at or before this time."""
     any_of: tuple["Where", ...] = field(default_factory=tuple)
     """At least one of these sub-filters must hold too."""
+    fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Other keyword conditions, ``(payload key, any of these values)``: for the payloads
+    of side collections (exchanges, room messages), whose keys the fields above do not name."""
 
 
 class FilterDialect(Protocol):
@@ -81,6 +84,7 @@ def translate(where: Where, dialect: FilterDialect) -> Any:
         ("memory_type", where.memory_types),
         ("category", where.categories),
         ("subjects", where.subjects),
+        *where.fields,
     )
     must += [dialect.match(key, values) for key, values in keywords if values is not None]
     if where.ids is not None:
@@ -179,5 +183,11 @@ class Backend(Protocol):
     def delete(self, ids: Sequence[str]) -> None: ...
 
     def delete_where(self, where: Where) -> int: ...
+
+    def sibling(self, name: str, *, keyword_fields: Sequence[str] = ()) -> "Backend":
+        """Another collection of the same engine, for records that are not memories
+        (exchanges, room messages): fact reads never see it. ``keyword_fields`` are payload
+        keys to index for :attr:`Where.fields`. Call :meth:`setup` on it before use; closing
+        it leaves this one open."""
 
     def close(self) -> None: ...

@@ -29,6 +29,13 @@ from langgraph_memory.errors import SchemaMismatchError, StoreLockedError
 
 META_FILE = "langgraph_memory.json"
 SHARD_DIR = "shard"
+SIDE_DIR = "collections"
+
+
+def _side_name(name: str) -> str:
+    if not name.isidentifier():
+        raise ValueError(f"a side collection's name is an identifier, not {name!r}")
+    return name
 
 
 class _EdgeDialect:
@@ -71,8 +78,9 @@ class EdgeBackend:
 
     name = "edge"
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, keyword_fields: Sequence[str] = ()) -> None:
         self.path = Path(path)
+        self.keyword_fields = tuple(keyword_fields)
         self._shard: qe.EdgeShard | None = None
         # Edge is thread-safe; this only orders open/close against in-flight calls.
         self._lifecycle = threading.Lock()
@@ -127,11 +135,14 @@ class EdgeBackend:
         shard.update(
             qe.UpdateOperation.create_field_index("namespace", qe.KeywordIndexParams(is_tenant=True))
         )
-        for name in KEYWORD_FIELDS:
+        for name in KEYWORD_FIELDS + self.keyword_fields:
             shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
         for name in FLOAT_FIELDS:
             shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Float))
         shard.update(qe.UpdateOperation.create_field_index("content", qe.PayloadSchemaType.Text))
+
+    def sibling(self, name: str, *, keyword_fields: Sequence[str] = ()) -> "EdgeBackend":
+        return EdgeBackend(self.path / SIDE_DIR / _side_name(name), keyword_fields=keyword_fields)
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         if not points:

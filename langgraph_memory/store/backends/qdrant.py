@@ -74,9 +74,14 @@ class QdrantClientBackend:
 
     name = "qdrant"
 
-    def __init__(self, client: QdrantClient, collection_name: str = DEFAULT_COLLECTION) -> None:
+    def __init__(
+        self, client: QdrantClient, collection_name: str = DEFAULT_COLLECTION, *,
+        keyword_fields: Sequence[str] = (), owns_client: bool = True,
+    ) -> None:
         self.client = client
         self.collection = collection_name
+        self.keyword_fields = tuple(keyword_fields)
+        self._owns_client = owns_client
         self._local = type(getattr(client, "_client", None)).__name__ == "QdrantLocal"
         self._lock = threading.RLock()
 
@@ -123,7 +128,7 @@ class QdrantClientBackend:
                     "namespace",
                     models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
                 )
-                for name in KEYWORD_FIELDS:
+                for name in KEYWORD_FIELDS + self.keyword_fields:
                     self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.KEYWORD)
                 for name in FLOAT_FIELDS:
                     self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.FLOAT)
@@ -241,6 +246,17 @@ class QdrantClientBackend:
                 )
         return n
 
+    def sibling(self, name: str, *, keyword_fields: Sequence[str] = ()) -> "QdrantClientBackend":
+        if not name.isidentifier():
+            raise ValueError(f"a side collection's name is an identifier, not {name!r}")
+        side = QdrantClientBackend(
+            self.client, f"{self.collection}__{name}", keyword_fields=keyword_fields, owns_client=False
+        )
+        side._lock = self._lock  # local mode is not thread-safe: one lock per client
+        return side
+
     def close(self) -> None:
+        if not self._owns_client:
+            return  # a sibling shares its client with the store's main collection
         with self._guard():
             self.client.close()
