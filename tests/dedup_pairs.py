@@ -159,6 +159,106 @@ ROUND_4 = [
     DedupPair("Nora a 34 ans", "Paul a 34 ans", "different", "fr"),
 ]
 
-ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4}
-PAIRS: list[DedupPair] = [*ROUND_1, *ROUND_2, *ROUND_3, *ROUND_4]
+# Round 5 (issue #18): pairs written as people talk -- correction markers ("actually", "no longer",
+# "non en fait", "n'est plus", "finalement"), pronouns, changed jobs / partners / health / plans, and
+# different facts about one person that carry the same markers. Written before the policy and the
+# candidate search changed, and run blind once (first run: see benchmarks/dedup_pairs.py's report).
+SEED_000_CORRECTION = DedupPair(
+    "David habite à Ordizan", "Non en fait David a déménagé à Toulouse", "correction", "fr"
+)
+ROUND_5: list[DedupPair] = [
+    # --- corrections, said conversationally ---
+    SEED_000_CORRECTION,
+    DedupPair("David lives in Ordizan", "Actually he moved to Toulouse last month", "correction", "en"),
+    DedupPair("Karim travaille chez Renault", "Karim a changé de boulot, il est chez Stellantis maintenant", "correction", "fr"),
+    DedupPair("Priya works at Deloitte", "Priya changed jobs, she's at KPMG now", "correction", "en"),
+    DedupPair("Élodie est avec Julien", "Élodie n'est plus avec Julien, elle sort avec Bastien", "correction", "fr"),
+    DedupPair("Ben is dating Chloe", "Ben isn't dating Chloe anymore", "correction", "en"),
+    DedupPair("Martine a la grippe", "Martine n'a plus la grippe, elle va mieux", "correction", "fr"),
+    DedupPair("Leo has a cold", "Leo doesn't have a cold anymore", "correction", "en"),
+    DedupPair("Manon veut partir au Japon cet été", "Finalement Manon part au Portugal cet été", "correction", "fr"),
+    DedupPair("Sam is planning a trip to Italy in July", "Sam's trip in July is actually to Greece", "correction", "en"),
+    DedupPair("Thomas habite à Nantes", "Thomas n'habite plus à Nantes, il vit à Rennes", "correction", "fr"),
+    DedupPair("Grace lives in Boston", "Grace doesn't live in Boston anymore, she moved to Denver", "correction", "en"),
+    DedupPair("Le mari de Sandrine s'appelle Éric", "En fait c'est Frédéric, le mari de Sandrine", "correction", "fr"),
+    DedupPair("Kevin's wife is called Laura", "Oh sorry, Kevin's wife is called Lauren", "correction", "en"),
+    DedupPair("Yasmine est prof de maths", "Yasmine n'est plus prof, elle est devenue avocate", "correction", "fr"),
+    DedupPair("Dan is a software engineer", "Dan quit engineering and became a chef", "correction", "en"),
+    DedupPair("Chloé a 12 ans", "Non, Chloé a 13 ans maintenant", "correction", "fr"),
+    DedupPair("Ryan is 45", "Ryan turned 46 last week", "correction", "en"),
+    DedupPair("Hélène se marie en juin", "Finalement Hélène se marie en septembre", "correction", "fr"),
+    DedupPair("Olivia plans to move to London", "Olivia is not moving to London anymore", "correction", "en"),
+    DedupPair("Antoine habite à Bordeaux", "Il a déménagé à Lille", "correction", "fr"),
+    DedupPair("Mia works at the bakery", "She doesn't work at the bakery anymore", "correction", "en"),
+    DedupPair("Nicolas est en couple avec Sarah", "Nicolas est célibataire maintenant", "correction", "fr"),
+    DedupPair("Jake is married to Emily", "Jake and Emily got divorced, he's single now", "correction", "en"),
+    DedupPair("La voiture d'Arthur est une Clio", "En fait c'est une Peugeot, la voiture d'Arthur", "correction", "fr"),
+    DedupPair("Noah's favourite band is Coldplay", "Actually Noah's favorite band is Radiohead these days", "correction", "en"),
+    DedupPair("Zoé travaille à la mairie", "Zoé a changé de travail, elle bosse à la poste maintenant", "correction", "fr"),
+    DedupPair("Lily is a nurse", "Lily is not a nurse anymore, she teaches yoga now", "correction", "en"),
+    DedupPair("Baptiste est malade", "Baptiste va mieux, il n'est plus malade", "correction", "fr"),
+    DedupPair("Hannah lives in Leeds", "She relocated to York in the spring", "correction", "en"),
+    # --- refinements ---
+    DedupPair("Karim travaille chez Renault", "Karim travaille chez Renault, au service marketing depuis 3 ans", "refinement", "fr"),
+    DedupPair("Priya has a cat", "Oh and Priya has a cat called Pixel, a Maine Coon", "refinement", "en"),
+    DedupPair("Manon part au Japon", "Manon part au Japon en avril avec sa sœur", "refinement", "fr"),
+    DedupPair("Grace goes running", "Grace goes running every morning before work, usually 5k", "refinement", "en"),
+    DedupPair("Thomas a mal au dos", "Thomas a mal au dos depuis son accident de ski en février", "refinement", "fr"),
+    DedupPair("Dan is vegetarian", "Dan is vegetarian, he stopped eating meat in 2020", "refinement", "en"),
+    DedupPair("Élodie cherche du travail", "Élodie cherche du travail dans le graphisme, à Lyon si possible", "refinement", "fr"),
+    DedupPair("Ryan has two kids", "Ryan has two kids, a boy of 7 and a girl of 4", "refinement", "en"),
+    DedupPair("Hélène se marie", "Hélène se marie le 14 septembre à Biarritz", "refinement", "fr"),
+    DedupPair("Mia is training for a marathon", "Mia is training for the Paris marathon in April", "refinement", "en"),
+    DedupPair("Yasmine fait de la natation", "Yasmine fait de la natation trois fois par semaine à la piscine", "refinement", "fr"),
+    DedupPair("Olivia is moving to London", "Olivia is moving to London in September for her new job", "refinement", "en"),
+    # --- duplicates ---
+    DedupPair("David habite à Ordizan", "David vit à Ordizan, je crois que je te l'avais dit", "duplicate", "fr"),
+    DedupPair("Priya works at Deloitte", "Priya's job is at Deloitte", "duplicate", "en"),
+    DedupPair("Karim travaille chez Renault", "Karim bosse toujours chez Renault", "duplicate", "fr"),
+    DedupPair("Grace lives in Boston", "Grace still lives in Boston", "duplicate", "en"),
+    DedupPair("Chloé a 12 ans", "Chloé, elle a 12 ans", "duplicate", "fr"),
+    DedupPair("Ryan is 45", "Ryan is 45 years old", "duplicate", "en"),
+    DedupPair("Manon veut partir au Japon cet été", "Cet été Manon voudrait partir au Japon", "duplicate", "fr"),
+    DedupPair("Leo has a cold", "Leo's got a cold", "duplicate", "en"),
+    DedupPair("Zoé travaille à la mairie", "Zoé bosse à la mairie", "duplicate", "fr"),
+    DedupPair("Dan is a software engineer", "Dan works as a software engineer", "duplicate", "en"),
+    DedupPair("Thomas habite à Nantes", "Thomas est installé à Nantes", "duplicate", "fr"),
+    DedupPair("Ben is dating Chloe", "Ben is still dating Chloe", "duplicate", "en"),
+    # --- different facts about the same person, often with the same markers ---
+    DedupPair("David habite à Ordizan", "David a un chien qui s'appelle Filou", "different", "fr"),
+    DedupPair("David lives in Ordizan", "He works at the post office", "different", "en"),
+    DedupPair("Karim travaille chez Renault", "Karim a déménagé à Versailles", "different", "fr"),
+    DedupPair("Priya works at Deloitte", "Priya moved to Camden last spring", "different", "en"),
+    DedupPair("Thomas habite à Nantes", "Thomas travaille à Rennes", "different", "fr"),
+    DedupPair("Grace lives in Boston", "Actually Grace has a twin sister", "different", "en"),
+    DedupPair("Élodie est avec Julien", "En fait Élodie a deux chats", "different", "fr"),
+    DedupPair("Ben is dating Chloe", "Ben is allergic to cats", "different", "en"),
+    DedupPair("Martine a la grippe", "Martine a rendez-vous chez le médecin jeudi", "different", "fr"),
+    DedupPair("Leo has a cold", "Leo has a job interview on Monday", "different", "en"),
+    DedupPair("Manon veut partir au Japon cet été", "Manon apprend le japonais", "different", "fr"),
+    DedupPair("Sam is planning a trip to Italy in July", "Sam is learning Italian", "different", "en"),
+    DedupPair("Yasmine est prof de maths", "Yasmine est mariée avec Karim", "different", "fr"),
+    DedupPair("Dan is a software engineer", "Dan is a huge Arsenal fan", "different", "en"),
+    DedupPair("Chloé a 12 ans", "Chloé est en cinquième", "different", "fr"),
+    DedupPair("Ryan is 45", "Ryan has 3 dogs", "different", "en"),
+    DedupPair("Hélène se marie en septembre", "Hélène a acheté une maison en septembre", "different", "fr"),
+    DedupPair("Olivia plans to move to London", "Olivia plans to visit her grandmother", "different", "en"),
+    DedupPair("Antoine habite à Bordeaux", "Il aime le rugby", "different", "fr"),
+    DedupPair("Mia works at the bakery", "She now takes the bus to work", "different", "en"),
+    DedupPair("Nicolas est en couple avec Sarah", "Nicolas et Sarah ont adopté un chat", "different", "fr"),
+    DedupPair("Jake is married to Emily", "Jake and Emily moved to Denver", "different", "en"),
+    DedupPair("Arthur conduit une Clio", "Arthur n'aime pas conduire la nuit", "different", "fr"),
+    DedupPair("Noah's favourite band is Coldplay", "Noah doesn't like jazz", "different", "en"),
+    DedupPair("Zoé travaille à la mairie", "Zoé n'est plus végétarienne", "different", "fr"),
+    DedupPair("Lily is a nurse", "Lily no longer smokes", "different", "en"),
+    DedupPair("Baptiste est malade", "Baptiste a un nouveau vélo", "different", "fr"),
+    DedupPair("Hannah lives in Leeds", "Hannah's brother moved to York", "different", "en"),
+    DedupPair("Le mari de Sandrine s'appelle Éric", "Le frère de Sandrine s'appelle Marc", "different", "fr"),
+    DedupPair("Kevin works at the bank", "Kevin's wife works at the hospital", "different", "en"),
+    DedupPair("Mickael habite à Paris", "Mickael a une fille de 5 ans", "different", "fr"),
+    DedupPair("Mickael lives in Paris", "Mickael has a son", "different", "en"),
+]
+
+ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5}
+PAIRS: list[DedupPair] = [*ROUND_1, *ROUND_2, *ROUND_3, *ROUND_4, *ROUND_5]
 CATEGORIES = ("refinement", "correction", "duplicate", "different")
