@@ -60,10 +60,10 @@ def main() -> None:
     cosines = pair_cosines(PAIRS)
     verdicts = [policy.decide(p.new, p.old, c) for p, c in zip(PAIRS, cosines)]
     print(f"dedup policy on {len(PAIRS)} labelled pairs, all-MiniLM-L6-v2 cosines, preset {args.embedder!r} "
-          f"(floor {policy.candidate_floor}, duplicate {policy.duplicate_cosine}, band {policy.uncertain_band})")
+          f"(floor {policy.candidate_floor}, subject floor {policy.subject_floor}, duplicate {policy.duplicate_cosine}, band {policy.uncertain_band})")
     decisions = [v.decision for v in verdicts]
     print(report(PAIRS, cosines, decisions))
-    print("\nper writing round (round 1 was tuned on; rounds 2-3 were first run blind, see tests/dedup_pairs.py):")
+    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind, see tests/dedup_pairs.py):")
     for name, subset in ROUNDS.items():
         idx = [i for i, p in enumerate(PAIRS) if p in subset]
         merge = [i for i in idx if PAIRS[i].expected != "different"]

@@ -162,7 +162,8 @@ ROUND_4 = [
 # Round 5 (issue #18): pairs written as people talk -- correction markers ("actually", "no longer",
 # "non en fait", "n'est plus", "finalement"), pronouns, changed jobs / partners / health / plans, and
 # different facts about one person that carry the same markers. Written before the policy and the
-# candidate search changed, and run blind once (first run: see benchmarks/dedup_pairs.py's report).
+# candidate search changed, and run blind once: merges 39/54 (72%), false merges 0/32, exact 78% (most misses:
+# the seed correction under the 0.45 floor, changed jobs, fillers such as "oh sorry", ages said "is 45").
 SEED_000_CORRECTION = DedupPair(
     "David habite à Ordizan", "Non en fait David a déménagé à Toulouse", "correction", "fr"
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os.path
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Sequence
 
 DedupDecision = Literal["duplicate", "refinement", "correction", "different"]
@@ -45,31 +45,48 @@ def _words(text: str) -> set[str]:
     return {_stem(w) for w in text.split()}
 
 
-# Per-language stopwords, because some are content words in the other language ("son", "pour").
-_STOP_EN = _words(
+def _fold(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+
+
+def _plain(text: str) -> set[str]:
+    # Stopwords are matched unstemmed: stemming folds names into them ("Dan" -> "dan" <- "dans").
+    return {_fold(w) for w in text.split()}
+
+
+# Per-language stopwords, because some are content words in the other language ("son", "pour"). Fillers of
+# talk ("oh", "I think", "je te l'avais dit", "still", "wants to") carry no fact either.
+_STOP_EN = _plain(
     "a an the and or of to in on at for with by from as is are was were be been being am it its this that these "
-    "those he she they we you i me my his her their our your s d has have had do does did every very also just "
-    "really some any who which what when where there here own owns possess got get gets getting can could will "
-    "would should must"
+    "those he she they we you i me my his her him them their our your s d has have had do does did every very "
+    "also just really some any who which what when where there here own owns possess possesses got get gets "
+    "getting can could will would should must still oh ah well ok okay yeah yes so um uh hmm think told said "
+    "guess want wants wanted days m ll ve re"
 )
-_STOP_FR = _words(
-    "a le la les l un une des du de d au aux et ou en est sont etait ete suis es ai as avons avez ont avait dans "
-    "sur pour par avec chez ce c cet cette ces il elle ils elles on nous vous je j tu se s sa son ses leur mon ma "
-    "mes ton ta tes qui que qu quoi dont depuis tres aussi y toujours vraiment possede avoir eu vient venir comme "
-    "peut doit"
+_STOP_FR = _plain(
+    "a le la les l un une des du de d au aux et ou en est sont etait ete suis es ai as avons avez ont avait "
+    "avais dans sur pour par avec chez ce c cet cette ces il elle ils elles on nous vous je j tu te t me m moi "
+    "toi lui se s sa son ses leur mon ma mes ton ta tes qui que qu quoi dont depuis tres aussi y toujours "
+    "vraiment possede avoir eu vient venir comme peut doit oh ah bon ben bah euh alors ouais oui voila crois "
+    "pense dit dis veut veux voudrait voulait"
 )
+_PRONOUNS = _plain("he she they il elle ils elles")
+# A leading "no" / "non" answers what was said before: a correction cue, not a negation.
+_LEADING_NO = _plain("no non nope nan")
 _ONLY_EN, _ONLY_FR = _STOP_EN - _STOP_FR, _STOP_FR - _STOP_EN
 # Correction cues. "plus" is a negation only with ne/n' (otherwise it means "more").
 _UPDATE = _words("actually now currently nowadays anymore instead new maintenant desormais dorenavant "
-                 "finalement nouveau nouvel nouvelle")
-_UPDATE_PAIRS = {("en", "fait"), ("no", "longer")}
+                 "finalement nouveau nouvel nouvelle change changed changes changing changer changé switched "
+                 "quit became become devenu devenue devenir sorry oops oups pardon desole desolee")
+_UPDATE_PAIRS = {("en", "fait"), ("in", "fact"), ("no", "longer")}
 _NEGATION = _words("not no never nt ne n pas jamais aucun")
 # Dates and durations are values: "last year", "depuis juin", "le 10 janvier".
 _TIME = _words(
     "year month week day ago last today yesterday tomorrow an ans mois semaine jour hier aujourd demain dernier "
     "prochain january february march april may june july august september october november december janvier "
     "fevrier mars avril mai juin juillet aout septembre octobre novembre decembre monday tuesday wednesday "
-    "thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche"
+    "thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche spring summer autumn "
+    "fall winter printemps automne hiver"
 )
 # Relatives other than a spouse (spouses belong to the relationship slot): "Omar's brother" is not Omar.
 _KIN = _words(
@@ -82,16 +99,25 @@ _KIN = _words(
 # Status words keep their own token as a value so that married -> divorced stays visible.
 _SLOTS: list[tuple[str, bool, bool, str]] = [
     ("<residence>", True, False, "live moved relocated reside based habite habiter habitent vit vivent vivre "
-                                 "demenage installe"),
-    ("<job>", True, False, "work job employed employer travaille travail travaillent bosse poste emploi metier "
-                           "profession career"),
-    ("<age>", True, False, "age aged old ans"),
+                                 "demenage demenager installe"),
+    ("<job>", True, False, "work job employed employer travaille travail travaillent bosse boulot taf emploi "
+                           "metier profession career"),
+    # Occupations are the job slot's values: "est prof" -> "est devenue avocate".
+    ("<job>", True, True, "teacher prof professeur enseignant enseignante nurse infirmier infirmiere doctor "
+                          "medecin engineer ingenieur developer developpeur lawyer avocat avocate chef cuisinier "
+                          "baker boulanger boulangere accountant comptable student etudiant etudiante retired "
+                          "retraite"),
+    ("<age>", True, False, "age aged old ans turned turns"),
     ("<name>", True, False, "name called nom prenom surnom nickname appelle appellent"),
-    ("<relationship>", True, False, "husband wife spouse partner mari femme epoux epouse conjoint compagnon compagne"),
+    ("<relationship>", True, False, "husband wife spouse partner mari femme epoux epouse conjoint compagnon compagne "
+                                    "girlfriend boyfriend copain copine couple dating"),
     ("<relationship>", True, True, "married marie divorced single celibataire engaged fiance widowed veuf veuve "
                                    "pacse separated separe"),
     ("<favourite>", True, False, "favourite favorite prefer preferred fav"),
     ("<likes>", False, False, "like love enjoy aime aiment adore"),
+    # Plans are not exclusive (two trips can be planned), so only a cue makes a new value a correction.
+    ("<plans>", False, False, "plan plans planning planned trip travel voyage vacances holiday holidays partir "
+                              "part pars prevoit prevoir"),
 ]
 _SLOT_OF = {w: (key, is_value) for key, _, is_value, words in _SLOTS for w in _words(words)}
 _EXCLUSIVE = {key for key, exclusive, _, _ in _SLOTS if exclusive}
@@ -107,29 +133,46 @@ class _Parsed:
     negated: bool
     kin: set[str]  # relatives the statement is about: "Omar's brother", "le fils de Paul"
     lead: str | None = None  # the first content word when it is a name: who the statement is about
+    pronoun: bool = False  # the statement is about "he" / "elle": someone named in an earlier one
+    names: set[str] = field(default_factory=set)  # capitalised words: who and where
 
 
 def _parse(text: str) -> _Parsed:
     raw = _TOKEN.findall(re.sub(r"n['’]t\b", " not", text))
     stems = [_stem(w) for w in raw]
+    plain = [_fold(w) for w in raw]
     # Vote on unambiguous stopwords; on a tie drop only words that are stopwords in both languages.
-    en, fr = sum(s in _ONLY_EN for s in stems), sum(s in _ONLY_FR for s in stems)
+    en, fr = sum(w in _ONLY_EN for w in plain), sum(w in _ONLY_FR for w in plain)
     stop = _STOP_EN if en > fr else _STOP_FR if fr > en else _STOP_EN & _STOP_FR
-    negated = any(s in _NEGATION for s in stems) or ("plus" in stems and bool({"ne", "n"} & set(stems)))
+    leading_no = bool(plain) and plain[0] in _LEADING_NO and plain[1:2] != ["longer"]
+    negated = any(s in _NEGATION for s in stems[leading_no:]) or (
+        "plus" in stems and bool({"ne", "n"} & set(stems)))
     # "Omar's brother", "le frère de Paul" -- but not "une fille de 8 ans".
     kin = {s for i, s in enumerate(stems) if s in _KIN and (
         (i >= 2 and stems[i - 1] == "s")
         or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and raw[i + 2][0].isupper()))}
-    parsed = _Parsed(set(), set(), False, negated, kin)
-    for prev, word, s in zip([""] + stems, raw, stems):
+    parsed = _Parsed(set(), set(), leading_no, negated, kin)
+    for i, (prev, word, s) in enumerate(zip([""] + stems, raw, stems)):
+        if i == 0 and leading_no:
+            continue
         if s in _UPDATE or (prev, s) in _UPDATE_PAIRS:
             parsed.update = True
-        elif s in _NEGATION or s in stop or (s == "plus" and negated):
+        elif plain[i] in _PRONOUNS and not parsed.tokens:
+            parsed.pronoun = True
+        elif s in _NEGATION or plain[i] in stop or (s == "plus" and negated):
             continue
+        elif s == "year" and plain[i + 1: i + 2] == ["old"]:
+            continue  # "45 years old": the age, said in full
         elif word[0].isupper() or any(c.isdigit() for c in s):
             # Names are checked before the lexicons: "Marie" is a person, not "mariée".
             if not parsed.tokens and word[0].isupper():
                 parsed.lead = s
+            if word[0].isupper():
+                parsed.names.add(s)
+            # "Ryan is 45", "turned 46": a bare number after a copula is an age.
+            before = [w for w, t in zip(plain[:i], stems[:i]) if t not in _UPDATE][-1:]  # "is actually 31"
+            if s.isdigit() and before in (["is"], ["am"], ["turned"], ["turns"]):
+                parsed.tokens.add("<age>")
             parsed.tokens.add(s)
             parsed.values.add(s)
         elif s in _SLOT_OF:  # before _TIME: "ans" in "34 ans" is an age
@@ -166,9 +209,13 @@ class DedupPolicy:
 
     Cosine only nominates candidates (``>= candidate_floor``); the decision is mostly lexical because small
     embedders score refinements and different facts about one person alike (MiniLM: a refinement 0.76, a
-    different fact 0.73, a residence correction 0.54). Rules, first match wins:
+    different fact 0.73, a residence correction 0.54). A conversational correction shares few words with what
+    it corrects ("David habite à Ordizan" / "Non en fait David a déménagé à Toulouse": 0.42), so between
+    ``subject_floor`` and ``candidate_floor`` a candidate about the same subject (a shared name or explicit
+    subject) is still judged, but only a correction by rules 2 or 4 stands; anything else there is different.
+    Rules, first match wins:
 
-    1. below ``candidate_floor``, disjoint explicit ``subjects``, another relative ("Omar's brother" vs
+    1. below ``subject_floor``, disjoint explicit ``subjects``, another relative ("Omar's brother" vs
        "Omar"), or another leading name ("Alice works at X" vs "Bob works at X") -> different;
     2. opposite polarity ("n'est plus", "no longer") over the same content -> correction;
     3. old's content words all in new -> duplicate (nothing new) or refinement; new's all in old -> duplicate;
@@ -181,27 +228,34 @@ class DedupPolicy:
     Rules 5-6 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
     decides (its ``None`` keeps the lexical verdict). Presets by embedder (cosine of normalised vectors):
 
-    ======================  =====  =========  ============  ==================================================
-    embedder                floor  duplicate  band          why
-    ======================  =====  =========  ============  ==================================================
-    all-MiniLM-L6-v2        0.45   0.90       (0.55, 0.90)  measured: lowest merge pair 0.54; a different fact
-                                                            with one word swapped reaches 0.86 (< 0.90)
-    text-embedding-3-small  0.40   0.92       (0.50, 0.92)  estimated (its cosines run lower), not measured
-    anything else           0.50   0.95       (0.60, 0.95)  conservative: cosine alone almost never merges
-    ======================  =====  =========  ============  ==================================================
+    ======================  =====  =======  =========  ============  ============================================
+    embedder                floor  subject  duplicate  band          why
+    ======================  =====  =======  =========  ============  ============================================
+    all-MiniLM-L6-v2        0.45   0.30     0.90       (0.55, 0.90)  measured: lowest tidy merge pair 0.54, lowest
+                                                                     conversational correction 0.34; a different
+                                                                     fact with one word swapped reaches 0.86
+    text-embedding-3-small  0.40   0.25     0.92       (0.50, 0.92)  estimated (its cosines run lower)
+    anything else           0.50   0.40     0.95       (0.60, 0.95)  conservative: cosine alone almost never merges
+    ======================  =====  =======  =========  ============  ============================================
     """
 
     _PRESETS: dict[str, dict[str, Any]] = {
-        "all-minilm-l6-v2": {"candidate_floor": 0.45, "duplicate_cosine": 0.90, "uncertain_band": (0.55, 0.90)},
-        "text-embedding-3-small": {"candidate_floor": 0.40, "duplicate_cosine": 0.92, "uncertain_band": (0.50, 0.92)},
+        "all-minilm-l6-v2": {"candidate_floor": 0.45, "subject_floor": 0.30, "duplicate_cosine": 0.90,
+                             "uncertain_band": (0.55, 0.90)},
+        "text-embedding-3-small": {"candidate_floor": 0.40, "subject_floor": 0.25, "duplicate_cosine": 0.92,
+                                   "uncertain_band": (0.50, 0.92)},
     }
 
-    def __init__(self, *, candidate_floor: float = 0.50, duplicate_cosine: float = 0.95,
-                 uncertain_band: tuple[float, float] = (0.60, 0.95), judge: DedupJudge | None = None) -> None:
+    def __init__(self, *, candidate_floor: float = 0.50, subject_floor: float | None = None,
+                 duplicate_cosine: float = 0.95, uncertain_band: tuple[float, float] = (0.60, 0.95),
+                 judge: DedupJudge | None = None) -> None:
         lo, hi = uncertain_band
-        if not (0 <= candidate_floor <= 1 and 0 <= duplicate_cosine <= 1 and 0 <= lo <= hi <= 1):
-            raise ValueError("thresholds must lie in [0, 1] with uncertain_band[0] <= uncertain_band[1]")
+        subject_floor = max(0.0, candidate_floor - 0.10) if subject_floor is None else subject_floor
+        if not (0 <= subject_floor <= candidate_floor <= 1 and 0 <= duplicate_cosine <= 1 and 0 <= lo <= hi <= 1):
+            raise ValueError("thresholds must lie in [0, 1] with subject_floor <= candidate_floor and "
+                             "uncertain_band[0] <= uncertain_band[1]")
         self.candidate_floor = candidate_floor
+        self.subject_floor = subject_floor
         self.duplicate_cosine = duplicate_cosine
         self.uncertain_band = (lo, hi)
         self.judge = judge
@@ -233,17 +287,31 @@ class DedupPolicy:
         def out(decision: DedupDecision, why: str, certain: bool = True) -> tuple[DedupVerdict, bool]:
             return DedupVerdict(decision, f"{why} (cosine {cosine:.2f})"), certain
 
-        if cosine < self.candidate_floor:
-            return out("different", f"below candidate floor {self.candidate_floor:.2f}")
+        if cosine < self.subject_floor:
+            return out("different", f"below subject floor {self.subject_floor:.2f}")
         ns, os_ = {_stem(s) for s in new_subjects}, {_stem(s) for s in old_subjects}
         if ns and os_ and not ns & os_:
             return out("different", "different subjects")
         n, o = _parse(new), _parse(old)
+        if cosine < self.candidate_floor:
+            # Reached by the subject, not by similarity: only a correction of the same subject counts.
+            same = bool(ns & os_) or bool(n.names & o.names)
+            if not same:
+                return out("different", f"below candidate floor {self.candidate_floor:.2f}, another subject")
+            verdict, certain = self._lexical(new, old, self.candidate_floor, new_subjects, old_subjects)
+            if verdict.decision == "correction" and certain:
+                return out("correction", f"same subject, {verdict.reason.rsplit(' (cosine', 1)[0]}")
+            return out("different", f"below candidate floor {self.candidate_floor:.2f}, not a correction")
         if n.kin != o.kin:
             return out("different", f"about another person: {', '.join(sorted(n.kin ^ o.kin))}")
         exact = n.values | o.values
         old_only, new_only = _only(o.tokens, n.tokens, exact), _only(n.tokens, o.tokens, exact)
-        if n.negated != o.negated and (not old_only or not new_only):
+        if n.pronoun and n.lead is None and o.lead in old_only:
+            old_only.discard(o.lead)  # "he moved to Toulouse": "he" is the one old names
+        # "n'est plus prof, elle est devenue avocate": old's statement negated, one detail left out.
+        restated = len(old_only) == 1 and not old_only & exact and bool(o.tokens - old_only - {o.lead}) \
+            and bool(new_only & n.values)
+        if n.negated != o.negated and (not old_only or not new_only or restated):
             return out("correction", "same statement, opposite polarity")
         if not old_only:
             if all(t[0] == "<" for t in new_only):  # e.g. "est infirmière" -> "travaille comme infirmière"
@@ -255,12 +323,16 @@ class DedupPolicy:
         if o.lead in old_only and n.lead in new_only:
             # "Alice works at Google" -> "Bob works at Google": the swap is who, not a new value.
             return out("different", f"about another subject: {o.lead} -> {n.lead}")
-        shared = bool(ns & os_) or any(t[0] != "<" for t in o.tokens - old_only)
+        shared = bool(ns & os_) or any(t[0] != "<" for t in o.tokens - old_only) or (n.pronoun and o.lead is not None)
         slots = (o.tokens | n.tokens) & _EXCLUSIVE
         slot = next((s for s in sorted(slots) if s in o.tokens and s in n.tokens), None)
-        # A cue may stand in for a shared slot, but only over a pure value swap ("Mark now drives a Tesla").
-        cue = n.update and bool(slots or (old_only <= o.values and new_only <= n.values))
-        if shared and (slot or cue) and _is_value(old_only, o.values, n.update) \
+        # A cue may stand in for a shared slot, but only over a pure value swap ("Mark now drives a Tesla"), and
+        # not when a slot is on one side only ("Lily is a nurse" / "Lily no longer smokes").
+        one_sided = bool((o.tokens ^ n.tokens) & _EXCLUSIVE)
+        cue = n.update and not one_sided and bool(slots or (old_only <= o.values and new_only <= n.values))
+        # A date swapped for another kind of value is another fact: "boulanger" -> "le dimanche".
+        dated = [bool(d) and d - {t for t in d if t[0] == "<"} <= _TIME for d in (old_only, new_only)]
+        if shared and (slot or cue) and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             swap = f"{', '.join(sorted(old_only))} -> {', '.join(sorted(new_only))}"
             return out("correction", f"{slot or 'correction cue'}: {swap}")
