@@ -185,6 +185,22 @@ def _parse(text: str) -> _Parsed:
     return parsed
 
 
+_SLOT_WORDS = {key: " ".join(words for k, _, _, words in _SLOTS if k == key) for key in _EXCLUSIVE}
+
+
+def subject_probe(text: str, subjects: Sequence[str] = ()) -> str | None:
+    """Words that reach the stored facts a new memory may correct though it shares few words with them: its
+    names and explicit subjects, plus every word of its exclusive slots in both languages ("a déménagé"
+    reaches "habite", "lives"). ``None`` when it names no one, or says nothing a correction would say (no
+    exclusive slot, cue or negation): such a memory needs no candidates beyond its nearest neighbours."""
+    parsed = _parse(text)
+    slots = parsed.tokens & _EXCLUSIVE
+    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names] + list(subjects)
+    if not who or not (slots or parsed.update or parsed.negated):
+        return None
+    return " ".join([*dict.fromkeys(who), *(_SLOT_WORDS[key] for key in sorted(slots))])
+
+
 def _only(a: set[str], b: set[str], exact: set[str]) -> set[str]:
     """Tokens of ``a`` unmatched in ``b``: values and slot keys exactly, other words by a long shared prefix
     (allergic/allergy, allergique/allergie) because the stemmer is crude."""

@@ -14,10 +14,10 @@ from langchain_core.embeddings import Embeddings
 from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict
+from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, subject_probe
 from langgraph_memory.store._fusion import index_text
 from langgraph_memory.store._reads import live_where
-from langgraph_memory.store.backends import Backend, DenseQuery, Hit, StoredPoint
+from langgraph_memory.store.backends import Backend, DenseQuery, Hit, SparseQuery, StoredPoint
 from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, namespace_key
 
 logger = logging.getLogger("langgraph_memory")
@@ -134,20 +134,11 @@ class Writer:
             self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
             return RememberResult("inserted", memory)
         with self.lock(memory.namespace, memory.kind):
-            candidates = self.backend.query_batch(
-                [
-                    DenseQuery(
-                        dense,
-                        live_where(memory.namespace, kinds=(memory.kind,)),
-                        DEDUP_CANDIDATES,
-                        with_vectors=True,
-                    )
-                ]
-            )[0]
+            candidates = self.dedup_candidates(memory, dense)
             policy = self._dedup()
             closest_different: DedupVerdict | None = None
             for hit in candidates:
-                if hit.score < policy.candidate_floor:
+                if hit.score < policy.subject_floor:
                     break
                 old = Memory.from_payload(hit.point.id, hit.point.payload)
                 verdict = policy.decide(
@@ -167,6 +158,27 @@ class Writer:
             self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
             # The closest candidate's "different" verdict explains why nothing was merged.
             return RememberResult("inserted", memory, verdict=closest_different)
+
+    def dedup_candidates(self, memory: Memory, dense: list[float]) -> list[Hit]:
+        """The nearest live memories of the same kind, plus, in the same engine round, those
+        :func:`subject_probe` reaches by name and slot (a conversational correction is far
+        from what it corrects: "Non en fait David a déménagé à Toulouse" is 0.42 from "David
+        habite à Ordizan" on MiniLM); closest first, each scored by its cosine."""
+        where = live_where(memory.namespace, kinds=(memory.kind,))
+        queries: list[DenseQuery | SparseQuery] = [DenseQuery(dense, where, DEDUP_CANDIDATES, with_vectors=True)]
+        probe = subject_probe(memory.content, memory.subjects)
+        if probe is not None:
+            words = self.sparse_embeddings.embed_query(probe)
+            queries.append(
+                SparseQuery(list(words.indices), list(words.values), where, DEDUP_CANDIDATES, with_vectors=True)
+            )
+        nearest, *probed = self.backend.query_batch(queries)
+        seen = {hit.point.id for hit in nearest}
+        extra = [
+            Hit(hit.point, sum(a * b for a, b in zip(dense, hit.point.dense or ())))
+            for hit in (probed[0] if probed else ()) if hit.point.id not in seen
+        ]
+        return sorted([*nearest, *extra], key=lambda hit: -hit.score)
 
     def _supersede(
         self, old: Memory, old_hit: Hit, memory: Memory, dense: list[float],
