@@ -23,6 +23,7 @@ Usage (from the repo root, offline)::
 
     python benchmarks/locomo.py                       # ../shared/bench/locomo/locomo_dev.json
     python benchmarks/locomo.py --data PATH --json OUT.json
+    python benchmarks/locomo.py --cv                  # leave-one-conversation-out tuning of search
 """
 
 from __future__ import annotations
@@ -346,7 +347,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpora", default="turns,observations")
     parser.add_argument("--no-context", action="store_true",
                         help="do not index each turn with the turn before it (BM25 only)")
+    parser.add_argument("--cv", action="store_true",
+                        help="only leave-one-conversation-out tuning of search on turns (see _locomo_cv.py)")
     args = parser.parse_args(argv)
+    if args.cv:
+        from benchmarks._locomo_cv import cross_validate, format_cv
+        from langgraph_memory import offline_embeddings
+
+        result = cross_validate(load(args.data), offline_embeddings(), ingest=lambda store, conv, ns: _ingest_turns(
+            store, conv, ns, context=not args.no_context))
+        print(format_cv(result))
+        return 0
     modes = tuple(m for m in args.modes.split(",") if m)
     unknown = set(modes) - set(ALL_MODES)
     if unknown:

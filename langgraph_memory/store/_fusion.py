@@ -45,8 +45,8 @@ def weighted_fusion(
     dense: Sequence[Hit],
     sparse: Sequence[Hit],
     *,
-    dense_weight: float = DENSE_WEIGHT,
-    sparse_weight: float = SPARSE_WEIGHT,
+    dense_weight: float | None = None,
+    sparse_weight: float | None = None,
     boost: Callable[[Hit], float] | None = None,
     max_boost: float = 1.0,
 ) -> list[Fused]:
@@ -58,7 +58,11 @@ def weighted_fusion(
     1.3 when it is tagged with a subject the query names); scores are then divided by
     ``max_boost``, the largest multiplier possible, to stay within [0, 1]. The lists may
     hold the same memory more than once (e.g. from filtered and unfiltered queries).
+    The weights default to :data:`DENSE_WEIGHT` and :data:`SPARSE_WEIGHT`, read at each
+    call (``benchmarks/locomo.py --cv`` varies them).
     """
+    dense_weight = DENSE_WEIGHT if dense_weight is None else dense_weight
+    sparse_weight = SPARSE_WEIGHT if sparse_weight is None else sparse_weight
     fused: dict[str, Fused] = {}
     top_dense = max((h.score for h in dense), default=0.0)
     top_sparse = max((h.score for h in sparse), default=0.0)
