@@ -351,12 +351,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only leave-one-conversation-out tuning of search on turns (see _locomo_cv.py)")
     args = parser.parse_args(argv)
     if args.cv:
-        from benchmarks._locomo_cv import cross_validate, format_cv
+        from benchmarks._locomo_cv import cross_validate, format_cv, measure
         from langgraph_memory import offline_embeddings
 
-        result = cross_validate(load(args.data), offline_embeddings(), ingest=lambda store, conv, ns: _ingest_turns(
+        measured = measure(load(args.data), offline_embeddings(), ingest=lambda store, conv, ns: _ingest_turns(
             store, conv, ns, context=not args.no_context))
-        print(format_cv(result))
+        print(format_cv(cross_validate(measured)))
         return 0
     modes = tuple(m for m in args.modes.split(",") if m)
     unknown = set(modes) - set(ALL_MODES)
