@@ -8,12 +8,12 @@ from collections import Counter
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
+from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge, subject_probe
 
 try:  # tests/ is a rootdir-less directory today; keep working if it becomes a package
-    from dedup_pairs import CATEGORIES, PAIRS, SEED_DIFFERENT, SEED_REFINEMENT
+    from dedup_pairs import CATEGORIES, PAIRS, ROUND_5, SEED_000_CORRECTION, SEED_DIFFERENT, SEED_REFINEMENT
 except ImportError:  # pragma: no cover
-    from tests.dedup_pairs import CATEGORIES, PAIRS, SEED_DIFFERENT, SEED_REFINEMENT
+    from tests.dedup_pairs import CATEGORIES, PAIRS, ROUND_5, SEED_000_CORRECTION, SEED_DIFFERENT, SEED_REFINEMENT
 
 MINILM = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
 
@@ -232,6 +232,10 @@ def test_labelled_pairs_on_minilm(pair_cosines):
     exact = sum(by_pair[p] == p.expected for p in PAIRS) / len(PAIRS)
     print(f"\nmerges found {found}/{len(merge_pairs)}, false merges 0, exact decision accuracy {exact:.1%}")
     assert found / len(merge_pairs) >= 0.80
+    # The conversational round (issue #18): corrections said as people say them.
+    assert by_pair[SEED_000_CORRECTION] == "correction" and cos[SEED_000_CORRECTION] < MINILM.candidate_floor
+    merges5 = [p for p in ROUND_5 if p.expected != "different"]
+    assert sum(by_pair[p] != "different" for p in merges5) / len(merges5) >= 0.90
 
 
 def test_the_same_fact_about_another_person_is_different():
@@ -240,3 +244,48 @@ def test_the_same_fact_about_another_person_is_different():
                      ("Léa habite à Lyon", "Hugo habite à Lyon")]:
         assert policy.decide(new, old, 0.8).decision == "different"
     assert policy.decide("David a déménagé à Toulouse", "David habite à Ordizan", 0.54).decision == "correction"
+
+
+# -- conversational corrections, under the candidate floor --------------------------------
+
+
+def test_under_the_candidate_floor_only_a_correction_of_the_same_subject_stands():
+    assert MINILM.subject_floor == 0.30
+    ordizan = "David habite à Ordizan"
+    assert decide(ordizan, "Non en fait David a déménagé à Toulouse", 0.42) == "correction"
+    assert decide(ordizan, "Non en fait Paul a déménagé à Toulouse", 0.42) == "different"  # another subject
+    assert decide(ordizan, "David a un chien qui s'appelle Filou", 0.40) == "different"  # not a correction
+    assert decide(ordizan, "Non en fait David a déménagé à Toulouse", 0.25) == "different"  # under subject_floor
+    # a pronoun names no one: under the floor it needs the subjects tag
+    assert decide("David lives in Ordizan", "Actually he moved to Toulouse", 0.34) == "different"
+    kw = {"new_subjects": ["David"], "old_subjects": ["David"]}
+    assert decide("David lives in Ordizan", "Actually he moved to Toulouse", 0.34, **kw) == "correction"
+    with pytest.raises(ValueError):
+        DedupPolicy(candidate_floor=0.4, subject_floor=0.5)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Priya works at Deloitte", "Priya changed jobs, she's at KPMG now", "correction"),
+        ("Kevin's wife is called Laura", "Oh sorry, Kevin's wife is called Lauren", "correction"),
+        ("Ryan is 45", "Ryan turned 46 last week", "correction"),
+        ("Ryan is 45", "Ryan is 45 years old", "duplicate"),
+        ("Grace lives in Boston", "Grace still lives in Boston", "duplicate"),
+        ("Yasmine est prof de maths", "Yasmine n'est plus prof, elle est devenue avocate", "correction"),
+        ("Lily is a nurse", "Lily no longer smokes", "different"),
+        ("Hugo travaille comme boulanger", "Hugo travaille le dimanche", "different"),
+        ("Dan is vegetarian", "Dan is vegetarian, he stopped eating meat in 2020", "refinement"),
+    ],
+)
+def test_conversational_phrasing(old, new, expected):
+    assert decide(old, new, 0.7) == expected
+
+
+def test_subject_probe_names_the_subject_and_the_slot_words():
+    probe = subject_probe("Non en fait David a déménagé à Toulouse")
+    assert probe is not None and probe.startswith("David Toulouse") and "habite" in probe and "lives" not in probe
+    assert "live" in probe.split()
+    assert subject_probe("Mickael a un fils") is None  # nothing a correction would say
+    assert subject_probe("Actually he moved away") is None  # names no one
+    assert subject_probe("Actually he moved away", ["David"]).startswith("David live")
