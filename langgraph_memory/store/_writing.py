@@ -8,10 +8,9 @@ import logging
 import math
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
 
 from langchain_core.embeddings import Embeddings
-from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict
@@ -19,6 +18,9 @@ from langgraph_memory.store._fusion import index_text
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store.backends import Backend, DenseQuery, Hit, StoredPoint
 from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, namespace_key
+
+if TYPE_CHECKING:
+    from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 logger = logging.getLogger("langgraph_memory")
 
@@ -56,17 +58,17 @@ class Writer:
     Args:
         backend: the engine.
         embeddings: the dense embedder; ``dim`` its vector size.
-        sparse_embeddings: the BM25 encoder.
+        sparse_embeddings: a callable returning the store's BM25 encoder (built on first use).
         dedup: a callable returning the store's current dedup policy.
     """
 
     def __init__(
-        self, backend: Backend, embeddings: Embeddings, sparse_embeddings: SparseEmbeddings,
+        self, backend: Backend, embeddings: Embeddings, sparse_embeddings: Callable[[], SparseEmbeddings],
         dim: int, dedup: Callable[[], DedupPolicy],
     ) -> None:
         self.backend = backend
         self.embeddings = embeddings
-        self.sparse_embeddings = sparse_embeddings
+        self._sparse_embeddings = sparse_embeddings
         self.dim = dim
         self._dedup = dedup
         self._locks: dict[tuple[str, str], threading.Lock] = {}
@@ -80,7 +82,7 @@ class Writer:
         dense = self.embeddings.embed_documents(texts)
         if len(dense) != len(texts) or any(len(v) != self.dim for v in dense):
             raise InvalidMemoryError("embeddings", f"the embedder must return {self.dim}-dim vectors")
-        sparse = self.sparse_embeddings.embed_documents(texts if sparse_texts is None else sparse_texts)
+        sparse = self._sparse_embeddings().embed_documents(texts if sparse_texts is None else sparse_texts)
         return [
             (normalise(d), (list(s.indices), list(s.values))) for d, s in zip(dense, sparse)
         ]

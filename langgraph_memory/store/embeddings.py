@@ -1,4 +1,4 @@
-"""Embedding models: the default dense embedder and Qdrant Edge's BM25 as sparse embeddings.
+"""Embedding models: the default dense embedder (and, from ``_bm25``, Qdrant Edge's BM25).
 
 Any LangChain :class:`~langchain_core.embeddings.Embeddings` works. With none given,
 :func:`default_embeddings` picks OpenAI when ``OPENAI_API_KEY`` is set, else the packaged
@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Callable
 
 from langchain_core.embeddings import Embeddings
-from langchain_qdrant.sparse_embeddings import SparseEmbeddings, SparseVector
 
 from langgraph_memory.errors import EmbeddingsUnavailableError
 
@@ -140,30 +139,11 @@ def embedder_name(embeddings: Embeddings) -> str:
     return Path(raw).name if os.sep in raw and Path(raw).exists() else raw
 
 
-class Bm25SparseEmbeddings(SparseEmbeddings):
-    """Qdrant Edge's BM25 encoder as a langchain-qdrant ``SparseEmbeddings``.
+def __getattr__(name: str):  # noqa: ANN202
+    # BM25 lives apart: its langchain-qdrant base class imports qdrant-client (seconds),
+    # which a store opened only to read never needs.
+    if name == "Bm25SparseEmbeddings":
+        from langgraph_memory.store._bm25 import Bm25SparseEmbeddings
 
-    Documents get term-frequency weights; the store's sparse vector applies IDF at query
-    time, so the same encoder serves the embedded and the server backends.
-
-    Args:
-        language: Snowball language for stemming and stopwords (``"english"``, ``"french"``...).
-        avg_len: expected document length in tokens; memories are one sentence.
-    """
-
-    def __init__(self, language: str = "english", avg_len: float = 16.0) -> None:
-        from qdrant_edge import Bm25, Bm25Config
-
-        self.language = language
-        self.avg_len = avg_len
-        self._model = Bm25(Bm25Config(language=language, avg_len=avg_len, ascii_folding=True))
-
-    def embed_documents(self, texts: list[str]) -> list[SparseVector]:
-        return [self._convert(self._model.embed_document(t)) for t in texts]
-
-    def embed_query(self, text: str) -> SparseVector:
-        return self._convert(self._model.embed_query(text))
-
-    @staticmethod
-    def _convert(vector) -> SparseVector:  # type: ignore[no-untyped-def]
-        return SparseVector(indices=list(vector.indices), values=list(vector.values))
+        return Bm25SparseEmbeddings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
