@@ -17,6 +17,7 @@ _LAZY = {
     "default_embedder_name": "langgraph_memory.store.embeddings",
     "default_embeddings": "langgraph_memory.store.embeddings",
     "offline_embeddings": "langgraph_memory.store.embeddings",
+    "lazy_default_embeddings": "langgraph_memory.store.embeddings",
     "EmbeddingsUnavailableError": "langgraph_memory.errors",
     "InvalidMemoryError": "langgraph_memory.errors",
     "LangGraphMemoryError": "langgraph_memory.errors",
@@ -65,6 +66,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         LazyEmbeddings,
         default_embedder_name,
         default_embeddings,
+        lazy_default_embeddings,
         offline_embeddings,
     )
     from langgraph_memory.store.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
@@ -114,6 +116,7 @@ __all__ = [
     "StoreLockedError",
     "default_embedder_name",
     "default_embeddings",
+    "lazy_default_embeddings",
     "offline_embeddings",
     "parse_ttl",
 ]

@@ -111,3 +111,30 @@ def test_demo_help_speaks_to_a_newcomer(capsys):
         load_demo().main(["--help"])
     text = capsys.readouterr().out
     assert "demo_memory" in text and "seed" not in text
+
+
+def readme_offline_snippets() -> list[str]:
+    """The README's Python blocks that run offline (they use the scripted model)."""
+    blocks = README.read_text(encoding="utf-8").split("```python\n")[1:]
+    return [b.split("```", 1)[0] for b in blocks if "ScriptedChatModel" in b.split("```", 1)[0]]
+
+
+def test_readme_offline_agent_snippets_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    snippets = readme_offline_snippets()
+    assert len(snippets) == 2  # create_agent offline, and the hand-built StateGraph
+    scopes = []
+    for i, code in enumerate(snippets):
+        workdir = tmp_path / str(i)  # each opens ./memory: its own directory
+        workdir.mkdir()
+        monkeypatch.chdir(workdir)
+        scope: dict = {}
+        try:
+            exec(compile(code, f"README.md snippet {i}", "exec"), scope)
+        finally:
+            scope["store"].close()
+        scopes.append(scope)
+    assert capsys.readouterr().out.startswith("Stored (id: ")
+    assert scopes[0]["out"]["messages"][-1].content == "Ouch! Rest well."
+    assert scopes[1]["llm"].i == 1  # the hand-built graph called its model once
+    assert scopes[1]["graph"].get_state({"configurable": {"thread_id": "t1"}}).values["memory"]["turn"] == 1

@@ -265,18 +265,12 @@ def main(
     opened = None
     try:
         if store is None:
-            # The model loader's own progress bar would clutter every command's stderr.
-            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
             creates = args.command == "import" and not args.dry_run
             if embeddings is None:
-                from langgraph_memory.store.embeddings import (
-                    LazyEmbeddings,
-                    default_embedder_name,
-                    default_embeddings,
-                )
+                from langgraph_memory.store.embeddings import lazy_default_embeddings
 
                 # Only search embeds: the other commands never wait for the model to load.
-                embeddings = LazyEmbeddings(default_embeddings, default_embedder_name())
+                embeddings = lazy_default_embeddings()
             opened = store = _open_store(args, location, embeddings, err, create=creates)
         return getattr(_commands, args.run)(store, args, out, err)
     except BrokenPipeError:  # piped into `head`: the reader has what it wanted

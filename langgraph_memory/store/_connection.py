@@ -68,6 +68,8 @@ class StoreConnection:
         stored = self._backend.stored_meta() if lazy else None
         if stored is not None and stored.get("embedder") == self.embedder and isinstance(stored.get("dim"), int):
             dim = stored["dim"]  # the same model made them: no need to load it to measure
+        elif lazy and stored is None and self.embeddings.dim is not None:
+            dim = self.embeddings.dim  # a new store, and the lazy embedder knows its size
         else:
             dim = len(self.embeddings.embed_query("dimension probe"))
         self.meta = self._backend.setup(

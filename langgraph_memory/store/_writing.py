@@ -16,6 +16,7 @@ from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict
 from langgraph_memory.store._fusion import index_text
 from langgraph_memory.store._reads import live_where
+from langgraph_memory.store._reasons import in_words
 from langgraph_memory.store.backends import Backend, DenseQuery, Hit, StoredPoint
 from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, namespace_key
 
@@ -152,10 +153,10 @@ class Writer:
                 if hit.score < policy.candidate_floor:
                     break
                 old = Memory.from_payload(hit.point.id, hit.point.payload)
-                verdict = policy.decide(
+                verdict = in_words(policy.decide(
                     memory.content, old.content, hit.score,
                     new_subjects=memory.subjects, old_subjects=old.subjects,
-                )
+                ), memory.content, old.content)
                 if verdict.decision == "different":
                     closest_different = closest_different or verdict
                     continue

