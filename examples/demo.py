@@ -1,8 +1,9 @@
-"""The Mickael story (seed 000) on an agent with long-term memory, offline.
+"""Mickael tells an agent with long-term memory about himself over two days, offline.
 
 The store (embedded Qdrant Edge), the embeddings (all-MiniLM-L6-v2) and the LangGraph graph
 are real; only the model's words are scripted. Each turn prints what the pre-hook injected
-and why, and what the memory tools stored, updated or deleted.
+and why, and what the memory tools stored, updated or deleted. The store stays in
+``./demo_memory`` afterwards, for the ``langgraph-memory`` commands of the README.
 
     python examples/demo.py                # scripted replay, no key, no server
     python examples/demo.py --chat         # talk to ChatOpenAI (needs OPENAI_API_KEY)
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
-import tempfile
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -23,6 +24,8 @@ from langgraph_memory import MemoryStore, build_memory_graph, offline_embeddings
 from langgraph_memory.testing import ScriptedChatModel, tool_call
 
 USER = "mickael"
+NAMESPACE = ("memories", USER)
+DEFAULT_PATH = "demo_memory"
 
 
 def store_call(content: str, subjects: list[str], **extra: Any) -> AIMessage:
@@ -54,7 +57,7 @@ STORY: list[tuple[str, str, list[Any]]] = [
         "On a parlé de ton épaule cassée le 10 janvier, de ta maladie, et de David qui vit maintenant à Toulouse."]),
     ("tuesday", "oublie que je suis malade, c'est fini", [
         lambda store: AIMessage("", tool_calls=[tool_call("delete_memory", {
-            "id": store.search("Mickael est malade", namespace=("memories", USER), limit=1)[0].memory.id,
+            "id": store.search("Mickael est malade", namespace=NAMESPACE, limit=1)[0].memory.id,
             "reason": "Mickael est guéri"})]),
         "C'est oublié, et tant mieux !"]),
     ("tuesday", "tu sais que tu peux lire le Lobby maintenant ?", [
@@ -91,13 +94,13 @@ def replay(store: MemoryStore) -> None:
         out = graph.invoke({"messages": [HumanMessage(said)]}, cfg)
         turns[thread] = turns.get(thread, 0) + 1
         show_turn(thread, turns[thread], said, out, before)
-    live = store.search("Mickael David épaule", namespace=("memories", USER), limit=20)
+    live = store.search("Mickael David épaule", namespace=NAMESPACE, limit=20)
     print("\nWhat the store now knows about Mickael:")
     for hit in sorted(live, key=lambda h: h.memory.created_at):
         m = hit.memory
         print(f"  - [{m.kind}/{m.category or m.memory_type}] {m.content}")
     shoulder = next(h.memory for h in live if "épaule" in h.memory.content)
-    print("History of the shoulder fact:", " → ".join(repr(m.content) for m in store.history(shoulder.id, namespace=("memories", USER))))
+    print("History of the shoulder fact:", " → ".join(repr(m.content) for m in store.history(shoulder.id, namespace=NAMESPACE)))
 
 
 def chat(store: MemoryStore) -> None:
@@ -115,16 +118,23 @@ def chat(store: MemoryStore) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chat", action="store_true", help="talk to ChatOpenAI instead of replaying the script")
-    parser.add_argument("--path", help="store directory (default: a fresh temporary one)")
+    parser.add_argument("--path", default=DEFAULT_PATH,
+                        help=f"store directory, kept afterwards (default: ./{DEFAULT_PATH}); the replay "
+                             f"starts by forgetting what an earlier run left of {'/'.join(NAMESPACE)}")
     args = parser.parse_args(argv)
     if args.chat and not os.environ.get("OPENAI_API_KEY"):
         print("--chat needs OPENAI_API_KEY; without it, run the scripted replay.", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory() as scratch:
-        path = args.path or os.path.join(scratch, "memory")
-        # The scripted replay uses the offline embedder so its dedup decisions are reproducible.
-        with MemoryStore.open(path, embeddings=None if args.chat else offline_embeddings()) as store:
-            chat(store) if args.chat else replay(store)
+    # The scripted replay uses the offline embedder so its dedup decisions are reproducible.
+    with MemoryStore.open(args.path, embeddings=None if args.chat else offline_embeddings()) as store:
+        if args.chat:
+            chat(store)
+        else:
+            store.erase(NAMESPACE)  # a second run replays the same story, not on top of the first
+            replay(store)
+    cli = f"langgraph-memory --path {shlex.quote(args.path)}"
+    print(f"\nThe store stays in {args.path}; look inside with:\n"
+          f"  {cli} list {'/'.join(NAMESPACE)}\n  {cli} stats")
     return 0
 
 

@@ -31,7 +31,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.outputs import ChatGeneration, ChatResult
 from typing_extensions import TypedDict
 
-from langgraph_memory import MemoryStore, build_memory_graph
+from langgraph_memory import MemoryStore, build_memory_graph, lazy_default_embeddings
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / ".langgraph_memory" / "studio"
 
@@ -138,10 +138,11 @@ def make_model() -> BaseChatModel:
 
 
 def open_store() -> MemoryStore:
-    """The embedded store; OpenAI embeddings with the key, else the offline embedder."""
+    """The embedded store; OpenAI embeddings with the key, else the offline embedder, loaded
+    on the first message, not at import: ``langgraph dev`` times the graph's import."""
     path = Path(os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
     path.parent.mkdir(parents=True, exist_ok=True)
-    store = MemoryStore.open(path)
+    store = MemoryStore.open(path, embeddings=lazy_default_embeddings())
     # Release the directory's lock on a clean shutdown, so the next server can open it.
     atexit.register(store.close)
     return store

@@ -3,28 +3,38 @@
 The public API is re-exported here; every module starting with ``_`` is private.
 """
 
-from langgraph_memory.background.worker import BackgroundWorker, WorkerStats, worker_for
-from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
-from langgraph_memory.store.embeddings import (
-    Bm25SparseEmbeddings,
-    LazyEmbeddings,
-    default_embedder_name,
-    default_embeddings,
-    offline_embeddings,
-)
-from langgraph_memory.errors import (
-    EmbeddingsUnavailableError,
-    InvalidMemoryError,
-    LangGraphMemoryError,
-    SchemaMismatchError,
-    StoreLockedError,
-)
-from langgraph_memory.store.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
-from langgraph_memory.agent.injection import InjectionConfig
-from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
+import importlib
+from typing import TYPE_CHECKING, Any
 
-# The LangGraph face (layer 5) loads on first use, so the store alone stays light to import.
+# Every name loads on first use: importing the package (e.g. for the ``langgraph-memory``
+# command's --help) costs nothing, and the store never pulls in LangGraph.
 _LAZY = {
+    "DedupPolicy": "langgraph_memory.store._dedup",
+    "DedupVerdict": "langgraph_memory.store._dedup",
+    "LLMDedupJudge": "langgraph_memory.store._dedup",
+    "Bm25SparseEmbeddings": "langgraph_memory.store.embeddings",
+    "LazyEmbeddings": "langgraph_memory.store.embeddings",
+    "default_embedder_name": "langgraph_memory.store.embeddings",
+    "default_embeddings": "langgraph_memory.store.embeddings",
+    "offline_embeddings": "langgraph_memory.store.embeddings",
+    "lazy_default_embeddings": "langgraph_memory.store.embeddings",
+    "EmbeddingsUnavailableError": "langgraph_memory.errors",
+    "InvalidMemoryError": "langgraph_memory.errors",
+    "LangGraphMemoryError": "langgraph_memory.errors",
+    "SchemaMismatchError": "langgraph_memory.errors",
+    "StoreLockedError": "langgraph_memory.errors",
+    "DEFAULT_IMPORTANCE": "langgraph_memory.store.records",
+    "KIND_CATEGORIES": "langgraph_memory.store.records",
+    "Memory": "langgraph_memory.store.records",
+    "parse_ttl": "langgraph_memory.store.records",
+    "MemoryStore": "langgraph_memory.store",
+    "QueryVectors": "langgraph_memory.store",
+    "RememberResult": "langgraph_memory.store",
+    "SearchHit": "langgraph_memory.store",
+    "BackgroundWorker": "langgraph_memory.background.worker",
+    "WorkerStats": "langgraph_memory.background.worker",
+    "worker_for": "langgraph_memory.background.worker",
+    "InjectionConfig": "langgraph_memory.agent.injection",
     "MemoryPrehook": "langgraph_memory.agent.hooks",
     "MemoryPosthook": "langgraph_memory.agent.hooks",
     "MemoryState": "langgraph_memory.agent.hooks",
@@ -35,13 +45,43 @@ _LAZY = {
     "react_agent_hooks": "langgraph_memory.agent.graph",
 }
 
+if TYPE_CHECKING:  # what type checkers and IDEs see
+    from langgraph_memory.agent.graph import build_memory_graph, react_agent_hooks
+    from langgraph_memory.agent.hooks import MemoryPosthook, MemoryPrehook, MemoryState, with_memories
+    from langgraph_memory.agent.injection import InjectionConfig
+    from langgraph_memory.agent.middleware import MemoryMiddleware
+    from langgraph_memory.agent.tools import memory_tools
+    from langgraph_memory.background.worker import BackgroundWorker, WorkerStats, worker_for
+    from langgraph_memory.errors import (
+        EmbeddingsUnavailableError,
+        InvalidMemoryError,
+        LangGraphMemoryError,
+        SchemaMismatchError,
+        StoreLockedError,
+    )
+    from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
+    from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
+    from langgraph_memory.store.embeddings import (
+        Bm25SparseEmbeddings,
+        LazyEmbeddings,
+        default_embedder_name,
+        default_embeddings,
+        lazy_default_embeddings,
+        offline_embeddings,
+    )
+    from langgraph_memory.store.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
 
-def __getattr__(name: str):  # noqa: ANN202
+
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups skip this hook
+        return value
     raise AttributeError(f"module 'langgraph_memory' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [
@@ -76,6 +116,7 @@ __all__ = [
     "StoreLockedError",
     "default_embedder_name",
     "default_embeddings",
+    "lazy_default_embeddings",
     "offline_embeddings",
     "parse_ttl",
 ]

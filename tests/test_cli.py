@@ -126,6 +126,7 @@ HELP_PHRASES = {
     "export": "JSON Lines",
     "import": "nothing is imported",
     "purge-expired": "TTL has passed",
+    "delete": "the older versions it superseded",
     "erase": "Asks for confirmation",
 }
 
@@ -484,7 +485,7 @@ def test_commands_that_do_not_embed_never_load_the_model(tmp_path, embeddings, m
     def no_model():
         raise AssertionError("the embedding model was loaded")
 
-    monkeypatch.setattr("langgraph_memory.cli.default_embeddings", no_model)
+    monkeypatch.setattr("langgraph_memory.store.embeddings.default_embeddings", no_model)
     code, out, err = run(["--path", str(path), "list"])
     assert code == 0, err
     assert "Alice plays the cello" in out

@@ -1,23 +1,46 @@
-"""The README's first command: the offline demo replays the Mickael story end to end."""
+"""The README's first command: the offline demo replays the Mickael story end to end, and
+leaves a store on which the README's ``langgraph-memory`` commands work as written."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
+import re
+import shlex
 from pathlib import Path
 
 import pytest
 
+from langgraph_memory.cli import main as cli_main
+
 pytestmark = pytest.mark.integration
 
-DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.py"
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "examples" / "demo.py"
+README = ROOT / "README.md"
 
 
-def test_demo_replays_the_story_offline(capsys):
+def load_demo():
     spec = importlib.util.spec_from_file_location("demo", DEMO)
     demo = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(demo)
-    assert demo.main([]) == 0
-    out = capsys.readouterr().out
+    return demo
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory):
+    """One replay into ``<tmp>/demo_memory`` (what ``./demo_memory`` is from the repo root):
+    ``(the directory it ran in, what it printed)``."""
+    where = tmp_path_factory.mktemp("demo")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert load_demo().main(["--path", str(where / "demo_memory")]) == 0
+    return where, out.getvalue()
+
+
+def test_demo_replays_the_story_offline(demo_run):
+    _, out = demo_run
     assert "as a refinement of" in out and "as a correction of" in out
     assert "Deleted" in out and "Mickael est guéri" in out
     assert "inject : \"dev s'appelle en réalité Mickael\"  ← identity" in out
@@ -26,12 +49,92 @@ def test_demo_replays_the_story_offline(capsys):
     assert "le 10 janvier 2026" in summary and "Toulouse" in summary
     assert "Ordizan" not in summary and "malade" not in summary
     assert "\"Mickael s'est cassé l'épaule\" → \"Mickael s'est cassé l'épaule le 10 janvier 2026\"" in out
+    assert "langgraph-memory --path" in out.split("The store stays in")[1]
+
+
+def readme_cli_commands() -> list[str]:
+    """The command lines of the README's block that follows "After `python examples/demo.py`"."""
+    text = README.read_text(encoding="utf-8")
+    after = text.split("After `python examples/demo.py`", 1)[1]
+    block = after.split("```bash\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.startswith("langgraph-memory ")]
+
+
+# What each README command must print (stdout) for the demo's store; a command the README
+# gains without an entry here fails the test, so the README and this list move together.
+EXPECTED = {
+    "list": ["memories/mickael", "Mickael s'est cassé l'épaule le 10 janvier 2026", "a déménagé à Toulouse"],
+    "search": ["le 10 janvier 2026"],
+    "show": ["history (2 versions", "Mickael s'est cassé l'épaule le 10 janvier 2026", "superseded"],
+    "stats": ["memories/mickael", "live"],
+    "export": ["exported", "backup.jsonl"],
+    "import": ["imported"],
+    "purge-expired": ["purged 0 expired memories"],
+    "delete": ["deleted", "and its older versions"],
+    "erase": ["erased", "memories/mickael"],
+}
+
+
+def test_readme_cli_commands_work_after_the_demo(demo_run, monkeypatch):
+    where, _ = demo_run
+    monkeypatch.chdir(where)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # the demo's offline embedder, for search
+    commands = readme_cli_commands()
+    assert {shlex.split(c, comments=True)[3] for c in commands} == set(EXPECTED), commands
+    shoulder = None
+    for line in commands:
+        argv = shlex.split(line, comments=True)[1:]
+        command = argv[2]
+        if command in ("show", "delete"):
+            # Ids are random: the README's example id stands for the one list printed here.
+            assert re.fullmatch(r"[0-9a-f]{8}", argv[3]), line
+            argv[3] = shoulder[:8]
+        out, err = io.StringIO(), io.StringIO()
+        code = cli_main(argv, stdout=out, stderr=err)
+        printed = out.getvalue()
+        assert code == 0 and err.getvalue() == "", f"{line}\n{err.getvalue()}"
+        for fragment in EXPECTED[command]:
+            assert fragment in printed, f"{line} printed:\n{printed}"
+        if command == "list":
+            shoulder = next(row.split()[0] for row in printed.splitlines() if "10 janvier 2026" in row)
+    assert (where / "other").is_dir()
 
 
 def test_chat_mode_without_a_key_explains_itself(capsys, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    spec = importlib.util.spec_from_file_location("demo", DEMO)
-    demo = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(demo)
-    assert demo.main(["--chat"]) == 2
+    assert load_demo().main(["--chat"]) == 2
     assert "OPENAI_API_KEY" in capsys.readouterr().err
+
+
+def test_demo_help_speaks_to_a_newcomer(capsys):
+    with pytest.raises(SystemExit):
+        load_demo().main(["--help"])
+    text = capsys.readouterr().out
+    assert "demo_memory" in text and "seed" not in text
+
+
+def readme_offline_snippets() -> list[str]:
+    """The README's Python blocks that run offline (they use the scripted model)."""
+    blocks = README.read_text(encoding="utf-8").split("```python\n")[1:]
+    return [b.split("```", 1)[0] for b in blocks if "ScriptedChatModel" in b.split("```", 1)[0]]
+
+
+def test_readme_offline_agent_snippets_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    snippets = readme_offline_snippets()
+    assert len(snippets) == 2  # create_agent offline, and the hand-built StateGraph
+    scopes = []
+    for i, code in enumerate(snippets):
+        workdir = tmp_path / str(i)  # each opens ./memory: its own directory
+        workdir.mkdir()
+        monkeypatch.chdir(workdir)
+        scope: dict = {}
+        try:
+            exec(compile(code, f"README.md snippet {i}", "exec"), scope)
+        finally:
+            scope["store"].close()
+        scopes.append(scope)
+    assert capsys.readouterr().out.startswith("Stored (id: ")
+    assert scopes[0]["out"]["messages"][-1].content == "Ouch! Rest well."
+    assert scopes[1]["llm"].i == 1  # the hand-built graph called its model once
+    assert scopes[1]["graph"].get_state({"configurable": {"thread_id": "t1"}}).values["memory"]["turn"] == 1

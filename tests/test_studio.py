@@ -166,6 +166,12 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
     assert lina not in bob_seen and all("Lina" not in e["content"] for e in bob_seen.values())
     assert "cello" in b2["messages"][-1]["content"] and "Lina" not in b2["messages"][-1]["content"]
 
+    # A run without a user fails, and the client reads why and what to pass.
+    thread = client.threads.create()
+    with pytest.raises(Exception, match=r"^MemoryScopeError: no 'user_id' .*context=.*configurable"):
+        client.runs.wait(thread["thread_id"], GRAPH_ID,
+                         input={"messages": [{"role": "human", "content": "remember that I am nobody"}]})
+
     # Silent injection: the memory block reached the model, never the thread's messages.
     for values in (a1, a2, b1, b2):
         assert all("<memories>" not in str(m["content"]) for m in values["messages"])

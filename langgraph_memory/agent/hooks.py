@@ -50,8 +50,12 @@ DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
 """Where a user's memories live; placeholders come from the runtime, never the model."""
 
 
-class MemoryScopeError(LangGraphMemoryError):
-    """The runtime does not say whose memories these are (no ``user_id``)."""
+class MemoryScopeError(LangGraphMemoryError, ValueError):
+    """The runtime does not say whose memories these are (no ``user_id``).
+
+    A ``ValueError`` too, because the caller left out a value: servers that hide unexpected
+    exceptions from clients (the LangGraph API server answers "An internal error occurred")
+    pass a ``ValueError``'s message on, so a client reads what to pass."""
 
 
 def merge_memory(left: MemoryLedger | None, right: MemoryLedger | Mapping[str, Any] | None) -> MemoryLedger:

@@ -155,6 +155,15 @@ class Chosen:
         )
 
 
+DROP_REASONS = {
+    "in_window": "already in the model's view (injected within the last reinject_after_turns turns)",
+    "similar": "too close in meaning to a memory already chosen or in view",
+    "budget": "over the injection budget (max_injection_count or max_tokens)",
+    "floor": "found by search but not relevant enough (below the similarity floors)",
+}
+"""Each key of :attr:`Injection.dropped`, in words."""
+
+
 @dataclass
 class Injection:
     """The pre-hook's decision for one turn."""
@@ -162,8 +171,15 @@ class Injection:
     query: str | None
     chosen: list[Chosen] = field(default_factory=list)
     dropped: Counter[str] = field(default_factory=Counter)
-    """Why candidates were left out: ``in_window``, ``similar``, ``budget``, ``floor``."""
+    """Why candidates were left out: ``in_window``, ``similar``, ``budget``, ``floor``
+    (:data:`DROP_REASONS` says each in words; :meth:`dropped_in_words` counts them)."""
     tokens: int = 0
+
+    def dropped_in_words(self) -> str:
+        """What was left out and why, for people: ``"13 already in the model's view (...)"``."""
+        if not self.dropped:
+            return "nothing left out"
+        return "; ".join(f"{n} {DROP_REASONS.get(key, key)}" for key, n in self.dropped.most_common())
 
 
 class VectorCache:

@@ -5,7 +5,7 @@ Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
 ``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
 ``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
 
-Commands: list, search, show, stats, export, import, purge-expired, erase. Each prints an
+Commands: list, search, show, stats, export, import, purge-expired, delete, erase. Each prints an
 aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
 (1 for a failed command, 2 for a bad command line).
 """
@@ -20,19 +20,9 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from langgraph_memory.cli._commands import (
-    CliError,
-    cmd_erase,
-    cmd_export,
-    cmd_import,
-    cmd_list,
-    cmd_purge,
-    cmd_search,
-    cmd_show,
-    cmd_stats,
-)
-from langgraph_memory.store.embeddings import LazyEmbeddings, default_embedder_name, default_embeddings
-from langgraph_memory.errors import LangGraphMemoryError
+# Only argparse at import: --help and a bad command line answer at once; the store (and
+# what it imports) loads after the command line is parsed, the embedder only if a command
+# embeds.
 
 __all__ = ["main", "build_parser"]
 
@@ -52,6 +42,7 @@ class _Parser(argparse.ArgumentParser):
 
 # -- command line -------------------------------------------------------------------------
 
+ID_HELP = "memory id, or its first characters (e.g. the 8 that list shows) when no other id starts with them"
 NAMESPACE_HELP = "slash-separated namespace, e.g. memories/alice for ('memories', 'alice')"
 
 
@@ -106,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_filters(p)
     p.add_argument("--all", action="store_true", help="include superseded and expired records")
     p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
-    p.set_defaults(run=cmd_list)
+    p.set_defaults(run="cmd_list")
 
     p = command("search", "search the memories of a namespace",
                 "Search the live memories of NAMESPACE for QUERY (hybrid dense + BM25 by default), best first.")
@@ -116,20 +107,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=("hybrid", "dense", "bm25"), default="hybrid", help="ranking (default hybrid)")
     p.add_argument("--limit", type=int, default=10, help="at most this many hits (default 10)")
     p.add_argument("--min-importance", type=float, metavar="X", help="keep memories at least this important")
-    p.set_defaults(run=cmd_search)
+    p.set_defaults(run="cmd_search")
 
     p = command("show", "show one memory and its history",
                 "Show the record ID (in whichever namespace it lives) and every version of its fact: "
                 "the memories it superseded and what superseded it.")
-    p.add_argument("id", metavar="ID", help="memory id (UUID)")
-    p.set_defaults(run=cmd_show)
+    p.add_argument("id", metavar="ID", help=ID_HELP)
+    p.set_defaults(run="cmd_show")
 
     p = command("stats", "count memories per namespace, kind and type",
                 "Count records per namespace, kind and type: live, superseded, expired (not yet purged) "
                 "and live ones expiring within --soon.")
     p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=f"only this namespace and below; {NAMESPACE_HELP}")
     p.add_argument("--soon", default="7d", metavar="TTL", help="window for 'expiring soon' (default 7d)")
-    p.set_defaults(run=cmd_stats)
+    p.set_defaults(run="cmd_stats")
 
     p = command("export", "write the store to a JSON Lines file",
                 "Export every record (live, superseded history, expired) with its vectors to FILE as "
@@ -138,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--namespace", metavar="NAMESPACE", help=f"only this namespace and below; {NAMESPACE_HELP}")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal and the export is large)")
-    p.set_defaults(run=cmd_export)
+    p.set_defaults(run="cmd_export")
 
     p = command("import", "load a JSON Lines export into the store",
                 "Import an export made by 'export'. Every line is validated first; a malformed line is "
@@ -148,41 +139,62 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help="validate only, write nothing")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal and the file is large)")
-    p.set_defaults(run=cmd_import)
+    p.set_defaults(run="cmd_import")
 
     p = command("purge-expired", "delete expired memories",
                 "Delete memories whose TTL has passed (reads already hide them), in the whole store or in "
                 "NAMESPACE and below.")
     p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=NAMESPACE_HELP)
-    p.set_defaults(run=cmd_purge)
+    p.set_defaults(run="cmd_purge")
+
+    p = command("delete", "delete one memory and its older versions",
+                "Delete the live memory ID (in whichever namespace it lives) and the older versions it "
+                "superseded, as the delete_memory tool does. Asks for confirmation on stdin unless --yes.")
+    p.add_argument("id", metavar="ID", help=ID_HELP)
+    p.add_argument("--reason", help="why, for the log")
+    p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
+    p.set_defaults(run="cmd_delete")
 
     p = command("erase", "delete every memory of a namespace",
                 "Delete every record of NAMESPACE and of the namespaces under it, history included. "
                 "Asks for confirmation on stdin unless --yes.")
     p.add_argument("namespace", metavar="NAMESPACE", help=NAMESPACE_HELP)
     p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
-    p.set_defaults(run=cmd_erase)
+    p.set_defaults(run="cmd_erase")
     return parser
 
 
 # -- opening the store --------------------------------------------------------------------
 
 
-def _open_store(args: argparse.Namespace, embeddings: Any, err: TextIO, *, create: bool) -> Any:
-    from langgraph_memory.store import MemoryStore
+class _NoStore(Exception):
+    """The command line names no store, or two: said before anything heavy is imported."""
 
+
+def _store_location(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """``(path, url)``, exactly one of them set, from the options or the environment."""
     path = getattr(args, "path", None)
     url = getattr(args, "url", None)
     if path and url:
-        raise CliError("give either --path (embedded store) or --url (Qdrant server), not both")
+        raise _NoStore("give either --path (embedded store) or --url (Qdrant server), not both")
     if not path and not url:
         path = os.environ.get(ENV_PATH) or None
         url = None if path else os.environ.get(ENV_URL) or None
     if not path and not url:
-        raise CliError(
+        raise _NoStore(
             f"no store given: pass --path DIR (embedded) or --url URL (Qdrant server), "
             f"or set ${ENV_PATH} or ${ENV_URL}"
         )
+    return path, url
+
+
+def _open_store(
+    args: argparse.Namespace, location: tuple[str | None, str | None], embeddings: Any, err: TextIO, *, create: bool
+) -> Any:
+    from langgraph_memory.cli._commands import CliError
+    from langgraph_memory.store import MemoryStore
+
+    path, url = location
     if path:
         from langgraph_memory.store.backends.edge import META_FILE
 
@@ -241,23 +253,32 @@ def main(
             args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, or a bad command line (already reported)
         return exc.code if isinstance(exc.code, int) else 2
+    if store is None:
+        try:
+            location = _store_location(args)
+        except _NoStore as exc:
+            err.write(f"{PROG}: error: {exc}\n")
+            return 1
+    from langgraph_memory.cli import _commands
+    from langgraph_memory.errors import LangGraphMemoryError
+
     opened = None
     try:
         if store is None:
-            # The model loader's own progress bar would clutter every command's stderr.
-            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
             creates = args.command == "import" and not args.dry_run
             if embeddings is None:
+                from langgraph_memory.store.embeddings import lazy_default_embeddings
+
                 # Only search embeds: the other commands never wait for the model to load.
-                embeddings = LazyEmbeddings(default_embeddings, default_embedder_name())
-            opened = store = _open_store(args, embeddings, err, create=creates)
-        return args.run(store, args, out, err)
+                embeddings = lazy_default_embeddings()
+            opened = store = _open_store(args, location, embeddings, err, create=creates)
+        return getattr(_commands, args.run)(store, args, out, err)
     except BrokenPipeError:  # piped into `head`: the reader has what it wanted
         if out is sys.stdout:
             # Python would report the pipe again when it flushes stdout at exit.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    except (CliError, LangGraphMemoryError, ValueError, OSError) as exc:
+    except (_commands.CliError, LangGraphMemoryError, ValueError, OSError) as exc:
         err.write(f"{PROG}: error: {_one_line(exc)}\n")
         return 1
     except Exception as exc:  # a server or engine failure: still one line, with its type

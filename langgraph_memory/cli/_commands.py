@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from langgraph_memory.store import _transfer
+from langgraph_memory.store._reads import check_memory_id
+from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
     KIND_CATEGORIES,
     Memory,
@@ -52,6 +54,51 @@ def parse_namespace(text: str) -> Namespace:
     if any(not p.strip() for p in parts):
         raise CliError(f"namespace {text!r} has an empty part; write it like memories/alice")
     return validate_namespace(parts)
+
+
+UUID_CHARS = frozenset("0123456789abcdef-")
+# How many candidates an ambiguous id prefix lists.
+MAX_CANDIDATES = 10
+
+
+def resolve_memory_id(store: Any, text: str) -> Memory:
+    """The record whose id is ``text`` or starts with it, in any namespace (an operator is
+    an admin). A prefix seeks in id order (both engines scroll UUIDs in that order), so it
+    costs one short scroll, not a scan.
+
+    Raises:
+        CliError: no such record, or a prefix several ids share (the message lists them).
+    """
+    prefix = str(text).strip().lower()
+    if not prefix or not set(prefix) <= UUID_CHARS:
+        raise CliError(f"{text!r} is not a memory id; give the id (or its first characters) that list prints")
+    hexdigits = prefix.replace("-", "")
+    if len(hexdigits) >= 32:
+        found = store._backend.retrieve([check_memory_id(prefix)])
+        if not found:
+            raise CliError(f"no memory with id {prefix}")
+        return Memory.from_payload(found[0].id, found[0].payload)
+    start = hexdigits.ljust(32, "0")
+    offset: Any = f"{start[:8]}-{start[8:12]}-{start[12:16]}-{start[16:20]}-{start[20:]}"
+    matches: list[StoredPoint] = []
+    while offset is not None and len(matches) <= MAX_CANDIDATES:
+        points, offset = store._backend.scroll(Where(status=None), limit=MAX_CANDIDATES + 1, offset=offset)
+        inside = [p for p in points if p.id.startswith(prefix)]
+        matches += inside
+        if len(inside) < len(points):
+            break  # past the ids that start with the prefix
+    if not matches:
+        raise CliError(f"no memory id starts with {prefix!r}")
+    if len(matches) > 1:
+        shown = "; ".join(f"{p.id} ({_short(p.payload.get('content', ''))})" for p in matches[:MAX_CANDIDATES])
+        more = " and more" if len(matches) > MAX_CANDIDATES else ""
+        raise CliError(f"{prefix!r} matches several memories, give more characters: {shown}{more}")
+    return Memory.from_payload(matches[0].id, matches[0].payload)
+
+
+def _short(text: str, width: int = 40) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _time(value: datetime | None) -> str:
@@ -156,8 +203,6 @@ def _want_progress(flag: bool | None, stream: TextIO, large: bool) -> bool:
 
 
 def cmd_list(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from langgraph_memory.store.backends import Where
-
     if not 1 <= args.limit <= 10_000:
         raise CliError("--limit must be from 1 to 10000")
     prefix = None if args.namespace is None else namespace_key(parse_namespace(args.namespace))
@@ -205,15 +250,9 @@ def cmd_search(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
 
 
 def cmd_show(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from langgraph_memory.store._reads import check_memory_id
-
-    memory_id = check_memory_id(args.id)
     # An operator is an admin: look the id up across namespaces, then read its history
     # inside the namespace it belongs to.
-    found = store._backend.retrieve([memory_id])
-    if not found:
-        raise CliError(f"no memory with id {memory_id}")
-    memory = Memory.from_payload(found[0].id, found[0].payload)
+    memory = resolve_memory_id(store, args.id)
     history = store.history(memory.id, namespace=memory.namespace)
 
     def render() -> None:
@@ -357,20 +396,42 @@ def cmd_purge(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
     return 0
 
 
+def _confirm(question: str, err: TextIO, *, nothing_done: str, flag_hint: str) -> None:
+    """Ask ``question`` on stderr and read y/N on stdin; anything but yes raises CliError."""
+    err.write(f"{question} [y/N] ")
+    err.flush()
+    answer = sys.stdin.readline() if sys.stdin is not None else ""
+    if answer and not sys.stdin.isatty():
+        err.write("\n")  # the answer was not echoed: end the prompt's line
+    if not answer:
+        err.write("\n")
+        raise CliError(f"no confirmation on stdin: {nothing_done}; {flag_hint}")
+    if answer.strip().lower() not in ("y", "yes"):
+        raise CliError(f"aborted: {nothing_done}")
+
+
+def cmd_delete(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    memory = resolve_memory_id(store, args.id)
+    if memory.status != "live":
+        raise CliError(f"{memory.id} is an older version of {memory.superseded_by}; delete that one "
+                       "(its older versions go with it)")
+    if not args.yes:
+        _confirm(f"Delete {memory.id} ({_short(memory.content)}) of {namespace_key(memory.namespace)}?", err,
+                 nothing_done="nothing deleted", flag_hint=f"pass --yes to delete {memory.id}")
+    deleted = store.delete(memory.id, namespace=memory.namespace, reason=args.reason or "deleted from the command line")
+    if deleted is None:  # its TTL has passed: reads already hide it
+        raise CliError(f"{memory.id} has expired; purge-expired removes it")
+    _emit(args, out, {"deleted": memory.id, "namespace": namespace_key(memory.namespace)},
+          lambda: out.write(f"deleted {memory.id} ({memory.content}) and its older versions\n"))
+    return 0
+
+
 def cmd_erase(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     namespace = parse_namespace(args.namespace)
     text = namespace_key(namespace)
     if not args.yes:
-        err.write(f"Erase all memories of {text}? [y/N] ")
-        err.flush()
-        answer = sys.stdin.readline() if sys.stdin is not None else ""
-        if answer and not sys.stdin.isatty():
-            err.write("\n")  # the answer was not echoed: end the prompt's line
-        if not answer:
-            err.write("\n")
-            raise CliError(f"no confirmation on stdin: nothing erased; pass --yes to erase {text}")
-        if answer.strip().lower() not in ("y", "yes"):
-            raise CliError("aborted: nothing erased")
+        _confirm(f"Erase all memories of {text}?", err,
+                 nothing_done="nothing erased", flag_hint=f"pass --yes to erase {text}")
     erased = store.erase(namespace)
     _emit(args, out, {"erased": erased, "namespace": text},
           lambda: out.write(f"erased {erased} records of {text}\n"))

@@ -7,10 +7,9 @@ import asyncio
 import logging
 import os
 import threading
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from langchain_core.embeddings import Embeddings
-from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupPolicy
@@ -18,12 +17,10 @@ from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store._writing import Writer, normalise
 from langgraph_memory.store.backends import SCHEMA_VERSION, Backend
-from langgraph_memory.store.embeddings import (
-    Bm25SparseEmbeddings,
-    LazyEmbeddings,
-    default_embeddings,
-    embedder_name,
-)
+from langgraph_memory.store.embeddings import default_embeddings, embedder_name, vector_size
+
+if TYPE_CHECKING:
+    from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 logger = logging.getLogger("langgraph_memory")
 
@@ -59,16 +56,11 @@ class StoreConnection:
 
             _backend = QdrantClientBackend(client, collection_name)
         self.embeddings = embeddings or default_embeddings()
-        self.sparse_embeddings = sparse_embeddings or Bm25SparseEmbeddings()
+        self._sparse_embeddings = sparse_embeddings
         self.embedder = embedder_name(self.embeddings)
         self.dedup = dedup or DedupPolicy.for_embedder(self.embedder)
         self._backend = _backend
-        lazy = isinstance(self.embeddings, LazyEmbeddings) and not self.embeddings.loaded
-        stored = self._backend.stored_meta() if lazy else None
-        if stored is not None and stored.get("embedder") == self.embedder and isinstance(stored.get("dim"), int):
-            dim = stored["dim"]  # the same model made them: no need to load it to measure
-        else:
-            dim = len(self.embeddings.embed_query("dimension probe"))
+        dim = vector_size(self.embeddings, self.embedder, self._backend.stored_meta)
         self.meta = self._backend.setup(
             dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": self.embedder}
         )
@@ -79,13 +71,27 @@ class StoreConnection:
             )
         self.dim = dim
         self._writer = Writer(
-            self._backend, self.embeddings, self.sparse_embeddings, dim, lambda: self.dedup
+            self._backend, self.embeddings, lambda: self.sparse_embeddings, dim, lambda: self.dedup
         )
         # Set by langgraph_memory.background.worker_for: the store only needs to wait for
         # it and stop it, so it knows it by this small interface, not by its class.
         self._background: _Background | None = None
         self._sides: dict[str, Backend] = {}
         self._sides_guard = threading.Lock()
+
+    @property
+    def sparse_embeddings(self) -> SparseEmbeddings:
+        """The BM25 encoder. The default is built on first use: a store opened to read never
+        imports langchain-qdrant (and with it qdrant-client, seconds)."""
+        if self._sparse_embeddings is None:
+            from langgraph_memory.store._bm25 import Bm25SparseEmbeddings
+
+            self._sparse_embeddings = Bm25SparseEmbeddings()
+        return self._sparse_embeddings
+
+    @sparse_embeddings.setter
+    def sparse_embeddings(self, value: SparseEmbeddings) -> None:
+        self._sparse_embeddings = value
 
     # -- construction -------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 from __future__ import annotations
 
 import dataclasses
-from langchain_qdrant.sparse_embeddings import SparseEmbeddings
+from typing import TYPE_CHECKING
 
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, Where
 from langgraph_memory.store._fusion import (
@@ -20,6 +20,9 @@ from langgraph_memory.store._fusion import (
 )
 from langgraph_memory.store._reads import Plan, QueryVectors
 from langgraph_memory.store.records import utcnow
+
+if TYPE_CHECKING:
+    from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 # Candidates fetched per list for a hybrid search: at least this many. Deeper pools did
 # not find more on LoCoMo (the subject and time lists reach deep candidates) and cost

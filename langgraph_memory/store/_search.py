@@ -10,9 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal, Sequence
-
-from langchain_qdrant.sparse_embeddings import SparseEmbeddings
+from typing import TYPE_CHECKING, Literal, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._hybrid import hybrid_plan
@@ -27,6 +25,9 @@ from langgraph_memory.store.records import (
     validate_memory_type,
     validate_subjects,
 )
+
+if TYPE_CHECKING:
+    from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 SearchMode = Literal["hybrid", "dense", "bm25"]
 

