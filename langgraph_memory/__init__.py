@@ -43,6 +43,8 @@ _LAZY = {
     "MemoryMiddleware": "langgraph_memory.agent.middleware",
     "build_memory_graph": "langgraph_memory.agent.graph",
     "react_agent_hooks": "langgraph_memory.agent.graph",
+    "shared_store": "langgraph_memory.store._shared",
+    "QdrantStore": "langgraph_memory.base_store",
 }
 
 if TYPE_CHECKING:  # what type checkers and IDEs see
@@ -52,6 +54,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
     from langgraph_memory.agent.middleware import MemoryMiddleware
     from langgraph_memory.agent.tools import memory_tools
     from langgraph_memory.background.worker import BackgroundWorker, WorkerStats, worker_for
+    from langgraph_memory.base_store import QdrantStore
     from langgraph_memory.errors import (
         EmbeddingsUnavailableError,
         InvalidMemoryError,
@@ -61,6 +64,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
     )
     from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
     from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
+    from langgraph_memory.store._shared import shared_store
     from langgraph_memory.store.embeddings import (
         Bm25SparseEmbeddings,
         LazyEmbeddings,
@@ -109,6 +113,7 @@ __all__ = [
     "LangGraphMemoryError",
     "Memory",
     "MemoryStore",
+    "QdrantStore",
     "QueryVectors",
     "RememberResult",
     "SchemaMismatchError",
@@ -118,5 +123,6 @@ __all__ = [
     "default_embeddings",
     "lazy_default_embeddings",
     "offline_embeddings",
+    "shared_store",
     "parse_ttl",
 ]

@@ -299,6 +299,14 @@ class MemoryStore(StoreConnection):
             if offset is None:
                 return
 
+    # -- faces --------------------------------------------------------------------------
+
+    def as_base_store(self, **options: Any) -> Any:
+        """This engine and collection as a LangGraph ``BaseStore``: see :meth:`QdrantStore.over`."""
+        from langgraph_memory.base_store import QdrantStore  # the face above this layer, on use
+
+        return QdrantStore.over(self, **options)
+
     aremember = async_twin(remember)
     aremember_many = async_twin(remember_many)
     asearch = async_twin(search)

@@ -14,7 +14,7 @@ SPARSE = "bm25"
 SCHEMA_VERSION = 1
 
 # Payload fields and how they are indexed; namespace is the tenant key.
-KEYWORD_FIELDS = ("kind", "memory_type", "category", "subjects", "status", "ns_prefixes")
+KEYWORD_FIELDS = ("kind", "memory_type", "category", "subjects", "status", "ns_prefixes", "item_of")
 FLOAT_FIELDS = ("importance", "created_at", "updated_at", "expires_at")
 
 
@@ -41,7 +41,7 @@ class Where:
 
     namespace: str | None = None
     namespace_prefix: str | None = None
-    status: str | None = "live"
+    status: str | tuple[str, ...] | None = "live"
     ids: tuple[str, ...] | None = None
     kinds: tuple[str, ...] | None = None
     memory_types: tuple[str, ...] | None = None
@@ -60,6 +60,8 @@ class Where:
     fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Other keyword conditions, ``(payload key, any of these values)``: for the payloads
     of side collections (exchanges, room messages), whose keys the fields above do not name."""
+    ranges: tuple[tuple[str, float | None, float | None, float | None, float | None], ...] = ()
+    """Numeric bounds on other payload paths (``value.score``): ``(path, gte, gt, lte, lt)``."""
 
 
 class FilterDialect(Protocol):
@@ -67,7 +69,10 @@ class FilterDialect(Protocol):
 
     def match(self, key: str, values: tuple[str, ...]) -> Any: ...
     def has_id(self, ids: tuple[str, ...]) -> Any: ...
-    def range(self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None) -> Any: ...
+    def range(
+        self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None,
+        lt: float | None = None,
+    ) -> Any: ...
     def is_null(self, key: str) -> Any: ...
     def all_of(self, conditions: list[Any]) -> Any: ...
     def any_of(self, conditions: list[Any]) -> Any: ...
@@ -79,7 +84,7 @@ def translate(where: Where, dialect: FilterDialect) -> Any:
     keywords = (
         ("namespace", None if where.namespace is None else (where.namespace,)),
         ("ns_prefixes", None if where.namespace_prefix is None else (where.namespace_prefix,)),
-        ("status", None if where.status is None else (where.status,)),
+        ("status", (where.status,) if isinstance(where.status, str) else where.status),
         ("kind", where.kinds),
         ("memory_type", where.memory_types),
         ("category", where.categories),
@@ -99,6 +104,7 @@ def translate(where: Where, dialect: FilterDialect) -> Any:
         must.append(dialect.any_of([dialect.is_null("expires_at"), dialect.range("expires_at", gt=where.alive_at)]))
     if where.expired_at is not None:
         must.append(dialect.range("expires_at", lte=where.expired_at))
+    must += [dialect.range(key, gte=gte, gt=gt, lte=lte, lt=lt) for key, gte, gt, lte, lt in where.ranges]
     if where.any_of:
         must.append(dialect.any_of([translate(sub, dialect) for sub in where.any_of]))
     return dialect.all_of(must)
@@ -189,5 +195,9 @@ class Backend(Protocol):
         (exchanges, room messages): fact reads never see it. ``keyword_fields`` are payload
         keys to index for :attr:`Where.fields`. Call :meth:`setup` on it before use; closing
         it leaves this one open."""
+
+    def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
+        """The distinct values of keyword field ``key`` among points matching ``where``,
+        each with how many points hold it (exact counts)."""
 
     def close(self) -> None: ...

@@ -46,8 +46,11 @@ class _EdgeDialect:
     def has_id(self, ids: tuple[str, ...]) -> Any:
         return qe.HasIdCondition(set(ids))  # the engine parses UUID strings itself
 
-    def range(self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None) -> Any:
-        return qe.FieldCondition(key=key, range=qe.RangeFloat(gte=gte, gt=gt, lte=lte))
+    def range(
+        self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None,
+        lt: float | None = None,
+    ) -> Any:
+        return qe.FieldCondition(key=key, range=qe.RangeFloat(gte=gte, gt=gt, lte=lte, lt=lt))
 
     def is_null(self, key: str) -> Any:
         return qe.IsNullCondition(key)
@@ -105,6 +108,8 @@ class EdgeBackend:
                 f"{stored.get('embedder')!r}; the embedder given makes {dim}. Open it with the "
                 "same embedder, or use another path."
             )
+        if self._shard is not None and stored is not None:
+            return stored  # already open: a second face over the same engine
         config = qe.EdgeConfig(
             vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
@@ -239,6 +244,10 @@ class EdgeBackend:
         if n:
             self.shard.update(qe.UpdateOperation.delete_points_by_filter(flt))
         return n
+
+    def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
+        response = self.shard.facet(qe.FacetRequest(key, limit=limit, exact=True, filter=to_filter(where)))
+        return [(str(hit.value), int(hit.count)) for hit in response.hits]
 
     def close(self) -> None:
         with self._lifecycle:

@@ -37,8 +37,11 @@ class _ClientDialect:
     def has_id(self, ids: tuple[str, ...]) -> Any:
         return models.HasIdCondition(has_id=list(ids))
 
-    def range(self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None) -> Any:
-        return models.FieldCondition(key=key, range=models.Range(gte=gte, gt=gt, lte=lte))
+    def range(
+        self, key: str, *, gte: float | None = None, gt: float | None = None, lte: float | None = None,
+        lt: float | None = None,
+    ) -> Any:
+        return models.FieldCondition(key=key, range=models.Range(gte=gte, gt=gt, lte=lte, lt=lt))
 
     def is_null(self, key: str) -> Any:
         return models.IsNullCondition(is_null=models.PayloadField(key=key))
@@ -254,6 +257,13 @@ class QdrantClientBackend:
         )
         side._lock = self._lock  # local mode is not thread-safe: one lock per client
         return side
+
+    def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
+        with self._guard():
+            response = self.client.facet(
+                self.collection, key, facet_filter=to_filter(where), limit=limit, exact=True
+            )
+        return [(str(hit.value), int(hit.count)) for hit in response.hits]
 
     def close(self) -> None:
         if not self._owns_client:

@@ -1,0 +1,278 @@
+"""How BaseStore items live in the memories' collection, and how their filters run.
+
+Three kinds of points share the collection, told apart by ``status``:
+
+* a memory written by :class:`~langgraph_memory.MemoryStore` (``live``; ``superseded`` ones
+  are history, never items): its item key is its id, its value its fields;
+* an item written through the BaseStore face (``item``), at a point id derived from its
+  namespace and key, with ``item_key``, ``value`` and the first indexed text's vector. Memory
+  reads ask for ``live`` points only, so they never see it. An app that opts in
+  (``memory_field``) stores it as a ``live`` memory too, which the pre-hook then finds;
+* one extra vector of an item (``item_vector``), for each indexed text after the first,
+  pointing at its item through ``item_of``. A search scores an item by its best vector.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Iterable, Mapping
+
+from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
+
+from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
+from langgraph_memory.store.backends import StoredPoint, Where
+from langgraph_memory.store.records import Memory, namespace_from_key, namespace_key
+
+MEMORY, ITEM, ITEM_VECTOR = "live", "item", "item_vector"
+ITEM_STATUSES = (MEMORY, ITEM)
+_POINT_IDS = uuid.UUID("8d1e5c8e-2f7a-4c55-9a43-6f0c1b7e2a10")
+_MAX_EXACT_INT = 2**53
+
+
+class InvalidItemNamespaceError(InvalidNamespaceError, LangGraphMemoryError):
+    """A namespace LangGraph's stores refuse: empty, or a label empty, not a string, or
+    holding a period."""
+
+
+class InvalidItemValueError(LangGraphMemoryError, TypeError):
+    """An item's value is not a JSON object (a mapping of JSON-serialisable data)."""
+
+
+class InvalidEmbeddingError(InvalidMemoryError):
+    """The index's embedder returned vectors of another size than the index's ``dims``."""
+
+
+def check_namespace(namespace: Any, *, allow_empty: bool = False) -> tuple[str, ...]:
+    """``namespace`` as a tuple, checked as LangGraph's stores check labels."""
+    if isinstance(namespace, list):
+        namespace = tuple(namespace)
+    if not isinstance(namespace, tuple):
+        raise InvalidItemNamespaceError(f"Namespace must be a tuple of strings, got {namespace!r}.")
+    if not namespace and not allow_empty:
+        raise InvalidItemNamespaceError("Namespace cannot be empty.")
+    for label in namespace:
+        if not isinstance(label, str):
+            raise InvalidItemNamespaceError(f"Namespace labels must be strings, got {label!r} in {namespace}.")
+        if not label or "." in label or "\x00" in label:
+            raise InvalidItemNamespaceError(
+                f"Invalid namespace label {label!r} in {namespace}: labels are non-empty and hold no "
+                "period or NUL byte."
+            )
+    return namespace
+
+
+def check_value(value: Any) -> dict[str, Any]:
+    """A JSON copy of ``value`` (what the engine will store), or :class:`InvalidItemValueError`."""
+    if not isinstance(value, Mapping):
+        raise InvalidItemValueError(f"an item's value must be a mapping, got {type(value).__name__}")
+    try:
+        return json.loads(json.dumps(dict(value), allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise InvalidItemValueError(f"an item's value must be JSON-serialisable: {exc}") from None
+
+
+def item_point_id(namespace: tuple[str, ...], key: str) -> str:
+    """The point of item ``key`` of ``namespace``: distinct for every (namespace, key)."""
+    return str(uuid.uuid5(_POINT_IDS, namespace_key(namespace) + "\x00" + key))
+
+
+def as_uuid(key: str) -> str | None:
+    try:
+        return str(uuid.UUID(key))
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def is_memory(payload: Mapping[str, Any]) -> bool:
+    """A memory written by MemoryStore (not an item stored through this face)."""
+    return "item_key" not in payload
+
+
+def owns(point: StoredPoint, namespace: tuple[str, ...], key: str, now: float) -> bool:
+    """``point`` is the live item ``key`` of ``namespace``."""
+    p = point.payload
+    if p.get("namespace") != namespace_key(namespace) or p.get("status") not in ITEM_STATUSES:
+        return False
+    if (p.get("item_key") if "item_key" in p else point.id) != key:
+        return False
+    return not expired(p, now)
+
+
+def expired(payload: Mapping[str, Any], now: float) -> bool:
+    expires = payload.get("expires_at")
+    return expires is not None and expires <= now
+
+
+def _dt(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+
+
+def memory_value(memory: Memory) -> dict[str, Any]:
+    """A memory's fields as an item's value."""
+    return {
+        "content": memory.content,
+        "kind": memory.kind,
+        "memory_type": memory.memory_type,
+        "category": memory.category,
+        "subjects": list(memory.subjects),
+        "importance": memory.importance,
+        "source": memory.source,
+        "metadata": dict(memory.metadata),
+    }
+
+
+def item_value(point: StoredPoint) -> dict[str, Any]:
+    p = point.payload
+    return memory_value(Memory.from_payload(point.id, p)) if is_memory(p) else dict(p.get("value") or {})
+
+
+def to_item(point: StoredPoint, cls: type[Item] = Item, **extra: Any) -> Item:
+    p = point.payload
+    return cls(
+        value=item_value(point),
+        key=point.id if is_memory(p) else p["item_key"],
+        namespace=namespace_from_key(p["namespace"]),
+        created_at=_dt(p["created_at"]),
+        updated_at=_dt(p["updated_at"]),
+        **extra,
+    )
+
+
+# -- filters --------------------------------------------------------------------------------
+
+_OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
+
+
+def check_filter(flt: Any) -> dict[str, Any]:
+    if flt is None:
+        return {}
+    if not isinstance(flt, Mapping):
+        raise InvalidMemoryError("filter", f"expected a mapping, got {type(flt).__name__}")
+    for key, condition in flt.items():
+        if isinstance(condition, Mapping) and any(str(k).startswith("$") for k in condition):
+            unknown = [op for op in condition if op not in _OPERATORS]
+            if unknown:
+                raise InvalidMemoryError("filter", f"unsupported operator {unknown[0]!r} on {key!r}")
+    return dict(flt)
+
+
+def _lookup(value: Mapping[str, Any], key: str) -> Any:
+    """``value[key]``, or the nested field a dotted key names."""
+    if key in value or "." not in key:
+        return value.get(key)
+    node: Any = value
+    for part in key.split("."):
+        if not isinstance(node, Mapping):
+            return None
+        node = node.get(part)
+    return node
+
+
+def _number(x: Any) -> float | None:
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def _compare(actual: Any, op: str, expected: Any) -> bool:
+    if op == "$eq":
+        return _equal(actual, expected)
+    if op == "$ne":
+        return not _equal(actual, expected)
+    a, b = _number(actual), _number(expected)
+    if a is None or b is None:
+        if not (isinstance(actual, str) and isinstance(expected, str)):
+            return False
+        a, b = actual, expected  # type: ignore[assignment]  # strings order as text
+    return {"$gt": a > b, "$gte": a >= b, "$lt": a < b, "$lte": a <= b}[op]  # type: ignore[operator]
+
+
+def _equal(actual: Any, expected: Any) -> bool:
+    """JSON equality: a mapping matches on the keys it names, a list element by element."""
+    if isinstance(expected, Mapping):
+        if any(str(k).startswith("$") for k in expected):
+            return all(_compare(actual, op, v) for op, v in expected.items())
+        return isinstance(actual, Mapping) and all(_equal(actual.get(k), v) for k, v in expected.items())
+    if isinstance(expected, (list, tuple)):
+        return (
+            isinstance(actual, (list, tuple)) and len(actual) == len(expected)
+            and all(_equal(a, e) for a, e in zip(actual, expected))
+        )
+    return actual == expected
+
+
+def matches(value: Mapping[str, Any], flt: Mapping[str, Any]) -> bool:
+    return all(_equal(_lookup(value, key), expected) for key, expected in flt.items())
+
+
+def _plain(key: str) -> bool:
+    return key.isidentifier()
+
+
+def pushed_filter(flt: Mapping[str, Any]) -> Where | None:
+    """The part of ``flt`` the engine can check on items (``status == item``), or ``None``.
+
+    It may let through more than ``flt`` (every hit is checked again in Python), never
+    less: equality on strings, numeric equality and bounds as ranges (a range
+    holds for integer and float payloads alike). The rest is checked in Python only.
+    """
+    exact: list[tuple[str, Any]] = []
+    bounds: list[tuple[str, float | None, float | None, float | None, float | None]] = []
+    for key, expected in flt.items():
+        if not _plain(key):
+            continue
+        path = f"value.{key}"
+        conditions: Iterable[tuple[str, Any]]
+        if isinstance(expected, Mapping) and any(str(k).startswith("$") for k in expected):
+            conditions = expected.items()
+        else:
+            conditions = [("$eq", expected)]
+        for op, v in conditions:
+            if isinstance(v, str) and op == "$eq":
+                exact.append((path, v))
+                continue
+            x = _number(v)  # booleans stay in Python: the engines match them unlike JSON
+            if x is None or not math.isfinite(x) or abs(x) >= _MAX_EXACT_INT or op == "$ne":
+                continue
+            gte, gt, lte, lt = {
+                "$eq": (x, None, x, None), "$gt": (None, x, None, None), "$gte": (x, None, None, None),
+                "$lt": (None, None, None, x), "$lte": (None, None, x, None),
+            }[op]
+            bounds.append((path, gte, gt, lte, lt))
+    if not exact and not bounds:
+        return None
+    return Where(status=ITEM, matches=tuple(exact), ranges=tuple(bounds))
+
+
+# -- namespaces -----------------------------------------------------------------------------
+
+
+def condition_path(condition: MatchCondition) -> tuple[str, ...]:
+    """A condition's labels; a bare string is one label."""
+    return (condition.path,) if isinstance(condition.path, str) else tuple(condition.path)
+
+
+def namespace_matches(namespace: tuple[str, ...], conditions: Iterable[MatchCondition]) -> bool:
+    for condition in conditions:
+        path = condition_path(condition)
+        if len(namespace) < len(path):
+            return False
+        part = namespace[: len(path)] if condition.match_type == "prefix" else namespace[len(namespace) - len(path):]
+        if not all(p == "*" or p == n for p, n in zip(path, part)):
+            return False
+    return True
+
+
+def literal_prefix(conditions: Iterable[MatchCondition]) -> tuple[str, ...]:
+    """The leading labels of the prefix condition before any wildcard: what the engine can
+    narrow the namespaces to."""
+    for condition in conditions:
+        if condition.match_type == "prefix":
+            out = []
+            for label in condition_path(condition):
+                if label == "*":
+                    break
+                out.append(label)
+            return tuple(out)
+    return ()

@@ -1,0 +1,171 @@
+"""Get, search and list-namespaces operations over the shared collection.
+
+Searches push what the engine can check (namespace prefix, expiry, the simple parts of the
+filter) into the query and check the whole filter again in Python; when Python drops hits,
+the query asks for more until the page is full or the engine has nothing left.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Any, Sequence
+
+from langgraph.store.base import GetOp, Item, ListNamespacesOp, SearchItem, SearchOp
+
+from langgraph_memory.base_store._items import (
+    ITEM,
+    ITEM_STATUSES,
+    ITEM_VECTOR,
+    MEMORY,
+    check_filter,
+    check_namespace,
+    condition_path,
+    expired,
+    is_memory,
+    item_value,
+    literal_prefix,
+    matches,
+    namespace_matches,
+    pushed_filter,
+    to_item,
+)
+from langgraph_memory.base_store._writes import lookup
+from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, StoredPoint, Where
+from langgraph_memory.store.records import namespace_from_key, namespace_key
+
+FACET_LIMIT = 1_000_000
+"""At most this many distinct namespaces are listed."""
+
+
+def check_search(op: SearchOp) -> None:
+    check_namespace(op.namespace_prefix, allow_empty=True)
+    check_filter(op.filter)
+    for name in ("limit", "offset"):
+        value = getattr(op, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidMemoryError(name, f"expected a non-negative integer, got {value!r}")
+    if op.query is not None and not isinstance(op.query, str):
+        raise InvalidMemoryError("query", f"expected a string, got {type(op.query).__name__}")
+
+
+def check_list(op: ListNamespacesOp) -> None:
+    for condition in op.match_conditions or ():
+        if condition.match_type not in ("prefix", "suffix"):
+            raise InvalidMemoryError("match_type", f"expected prefix or suffix, got {condition.match_type!r}")
+        check_namespace(condition_path(condition), allow_empty=True)
+    for name in ("limit", "offset"):
+        value = getattr(op, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidMemoryError(name, f"expected a non-negative integer, got {value!r}")
+    if op.max_depth is not None and (not isinstance(op.max_depth, int) or op.max_depth < 1):
+        raise InvalidMemoryError("max_depth", f"expected a positive integer, got {op.max_depth!r}")
+
+
+def refresh(backend: Backend, points: Sequence[StoredPoint], now: float) -> None:
+    """Restart the TTL of the items read (memories keep their own expiry)."""
+    by_ttl: dict[float, list[str]] = defaultdict(list)
+    for p in points:
+        ttl = p.payload.get("ttl_minutes")
+        if ttl and not is_memory(p.payload):
+            by_ttl[ttl].append(p.id)
+    for ttl, ids in by_ttl.items():
+        backend.set_payload(ids, {"expires_at": now + ttl * 60})
+
+
+def get_items(backend: Backend, ops: Sequence[GetOp]) -> list[Item | None]:
+    now = time.time()
+    keys = [(check_namespace(op.namespace, allow_empty=True), str(op.key)) for op in ops]
+    found = lookup(backend, keys, now)
+    refresh(backend, [found[k] for op, k in zip(ops, keys) if op.refresh_ttl and k in found], now)
+    return [to_item(found[k]) if k in found else None for k in keys]
+
+
+def _scope(op: SearchOp, now: float) -> dict[str, Any]:
+    prefix = tuple(op.namespace_prefix)
+    return {"namespace_prefix": namespace_key(prefix) if prefix else None, "alive_at": now}
+
+
+def _recent(backend: Backend, op: SearchOp, now: float, skip: set[str], want: int) -> tuple[list[StoredPoint], bool]:
+    """Items matching the op, most recently updated first, at least ``want`` of them unless
+    there are fewer; ``skip`` ids are left out. Also says whether that is all there are."""
+    flt = check_filter(op.filter)
+    pushed = pushed_filter(flt)
+    where = Where(status=ITEM_STATUSES, any_of=(Where(status=MEMORY), pushed) if pushed else (), **_scope(op, now))
+    n = max(want + len(skip), 16)
+    while True:
+        [hits] = backend.query_batch([FetchQuery(where, n, order_by="updated_at")])
+        kept = [h.point for h in hits if h.point.id not in skip and matches(item_value(h.point), flt)]
+        if len(kept) >= want or len(hits) < n:
+            return kept, len(hits) < n
+        n *= 4
+
+
+def _nearest(backend: Backend, op: SearchOp, vector: list[float], now: float, want: int) -> tuple[list[tuple[StoredPoint, float]], bool]:
+    """Items by their best vector's similarity to ``vector``, best first."""
+    flt = check_filter(op.filter)
+    pushed = pushed_filter(flt)
+    statuses = (MEMORY, ITEM, ITEM_VECTOR)
+    any_of = (Where(status=(MEMORY, ITEM_VECTOR)), pushed) if pushed else ()
+    where = Where(status=statuses, any_of=any_of, **_scope(op, now))
+    n = max(want * 2, 16)
+    while True:
+        [hits] = backend.query_batch([DenseQuery(vector, where, n)])
+        owners = {h.point.payload["item_of"] for h in hits if h.point.payload.get("status") == ITEM_VECTOR}
+        known = {h.point.id: h.point for h in hits if h.point.payload.get("status") != ITEM_VECTOR}
+        missing = sorted(owners - set(known))
+        known.update({p.id: p for p in backend.retrieve(missing)} if missing else {})
+        seen: set[str] = set()
+        scored: list[tuple[StoredPoint, float]] = []
+        for h in hits:
+            owner = known.get(h.point.payload.get("item_of", h.point.id))
+            if owner is None or owner.id in seen:
+                continue
+            seen.add(owner.id)
+            p = owner.payload
+            if p.get("status") not in (MEMORY, ITEM) or expired(p, now) or not matches(item_value(owner), flt):
+                continue
+            scored.append((owner, h.score))
+        if len(scored) >= want or len(hits) < n:
+            return scored, len(hits) < n
+        n *= 4
+
+
+def search_items(backend: Backend, op: SearchOp, vector: list[float] | None) -> list[SearchItem]:
+    """One search: by similarity when ``vector`` is given (items without a vector follow,
+    unscored), else most recently updated first."""
+    now = time.time()
+    want = op.offset + op.limit
+    if op.limit == 0:
+        return []
+    if vector is None:
+        points, _ = _recent(backend, op, now, set(), want)
+        page = [(p, None) for p in points[op.offset : want]]
+    else:
+        scored, complete = _nearest(backend, op, vector, now, want)
+        page: list[tuple[StoredPoint, float | None]] = list(scored[op.offset : want])  # type: ignore[no-redef]
+        if len(page) < op.limit and complete:
+            rest_offset = max(0, op.offset - len(scored))
+            rest, _ = _recent(backend, op, now, {p.id for p, _ in scored}, rest_offset + op.limit - len(page))
+            page += [(p, None) for p in rest[rest_offset : rest_offset + op.limit - len(page)]]
+    if op.refresh_ttl:
+        refresh(backend, [p for p, _ in page], now)
+    return [to_item(p, SearchItem, score=score) for p, score in page]  # type: ignore[misc]
+
+
+def list_namespaces(backend: Backend, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+    conditions = tuple(op.match_conditions or ())
+    prefix = literal_prefix(conditions)
+    where = Where(
+        status=ITEM_STATUSES, namespace_prefix=namespace_key(prefix) if prefix else None, alive_at=time.time()
+    )
+    found: set[tuple[str, ...]] = set()
+    for key, _ in backend.facet("namespace", where, limit=FACET_LIMIT):
+        namespace = namespace_from_key(key)
+        if namespace_matches(namespace, conditions):
+            found.add(namespace[: op.max_depth] if op.max_depth is not None else namespace)
+    return sorted(found)[op.offset : op.offset + op.limit]
+
+
+__all__ = ["ITEM", "check_list", "check_search", "get_items", "list_namespaces", "search_items"]

@@ -1,0 +1,213 @@
+"""Put and delete operations of a batch: checked and planned before anything is written.
+
+A batch's puts are validated, looked up and turned into texts to embed first
+(:func:`plan_puts`); once the vectors are there, :func:`write_puts` checks their size and
+writes every point in one upsert and one delete. Any error before that leaves the store
+as it was.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import datetime, timezone
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from langgraph.store.base import PutOp
+from langgraph.store.base.embed import get_text_at_path
+
+from langgraph_memory.base_store._items import (
+    _POINT_IDS,
+    ITEM,
+    ITEM_VECTOR,
+    MEMORY,
+    InvalidEmbeddingError,
+    as_uuid,
+    check_namespace,
+    check_value,
+    is_memory,
+    item_point_id,
+    memory_value,
+    owns,
+)
+from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._reads import history_chain
+from langgraph_memory.store.backends import Backend, StoredPoint, Where
+from langgraph_memory.store.records import Memory, namespace_key, new_memory
+
+Key = tuple[tuple[str, ...], str]
+
+
+@dataclass
+class PlannedPut:
+    namespace: tuple[str, ...]
+    key: str
+    value: dict[str, Any] | None
+    """``None``: delete."""
+    ttl: float | None
+    existing: StoredPoint | None
+    texts: list[str] = field(default_factory=list)
+    """Texts to embed, in order: the memory text first when the point is a memory."""
+    memory: Memory | None = None
+    """Set when the point is (also) a memory: a memory updated through this face, or an
+    item the app opted in to the pre-hook."""
+
+
+def _check_ttl(ttl: Any) -> float | None:
+    if ttl is None:
+        return None
+    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
+        raise InvalidMemoryError("ttl", f"expected a positive number of minutes, got {ttl!r}")
+    return float(ttl)
+
+
+def _check_index(index: Any) -> Any:
+    if index is None or index is False:
+        return index
+    if isinstance(index, str) or not isinstance(index, Sequence) or not all(isinstance(p, str) and p for p in index):
+        raise InvalidMemoryError("index", f"expected False, None or a list of field paths, got {index!r}")
+    return list(index)
+
+
+def lookup(backend: Backend, keys: Sequence[Key], now: float) -> dict[Key, StoredPoint]:
+    """The live point of each (namespace, key), in one engine call: an item's own point, or
+    the memory whose id the key is."""
+    candidates = {k: [item_point_id(*k)] + ([u] if (u := as_uuid(k[1])) else []) for k in keys}
+    ids = sorted({i for ids in candidates.values() for i in ids})
+    found = {p.id: p for p in backend.retrieve(ids)} if ids else {}
+    out: dict[Key, StoredPoint] = {}
+    for (namespace, key), ids in candidates.items():
+        for i in ids:
+            point = found.get(i)
+            if point is not None and owns(point, namespace, as_uuid(key) if is_memory(point.payload) else key, now):
+                out[(namespace, key)] = point
+                break
+    return out
+
+
+def _memory_from(value: Mapping[str, Any], namespace: tuple[str, ...], base: Memory | None) -> Memory:
+    """The memory a value describes (the fields of an item of a memory), validated; fields
+    the value leaves out keep the memory's."""
+    if base is not None:
+        value = {**memory_value(base), **value}
+    args = {k: value[k] for k in ("kind", "memory_type", "category", "subjects", "importance", "source", "metadata")
+            if value.get(k) is not None}
+    memory = new_memory(value.get("content"), namespace=namespace, **args)
+    if base is not None:
+        memory = memory.evolve(id=base.id, created_at=base.created_at, expires_at=base.expires_at,
+                               supersedes=base.supersedes, access_count=base.access_count,
+                               injection_count=base.injection_count, last_accessed_at=base.last_accessed_at)
+    return memory
+
+
+def plan_puts(
+    backend: Backend, ops: Sequence[PutOp], *, fields: Sequence[str] | None, memory_field: str | None,
+) -> list[PlannedPut]:
+    """Validate the batch's puts (the last one per item wins) and find what they replace.
+
+    ``fields`` are the index's default paths (``None``: no index)."""
+    last: dict[Key, PutOp] = {}
+    for op in ops:
+        namespace = check_namespace(op.namespace)
+        if not isinstance(op.key, str):
+            raise InvalidMemoryError("key", f"expected a string, got {type(op.key).__name__}")
+        last[(namespace, op.key)] = op
+    now = time.time()
+    existing = lookup(backend, list(last), now)
+    planned = []
+    for (namespace, key), op in last.items():
+        value = None if op.value is None else check_value(op.value)
+        index = _check_index(op.index)
+        put = PlannedPut(namespace, key, value, _check_ttl(op.ttl), existing.get((namespace, key)))
+        old = put.existing
+        updating_memory = old is not None and is_memory(old.payload)
+        if value is not None:
+            if updating_memory:
+                # A memory updated through this face: it stays a memory, checked as one.
+                put.memory = _memory_from(value, namespace, Memory.from_payload(old.id, old.payload))
+                put.texts.append(put.memory.content)
+            elif memory_field is not None and isinstance(text := value.get(memory_field), str) and text.strip():
+                put.memory = new_memory(text, namespace=namespace, source="base_store")
+                put.texts.append(put.memory.content)
+            if fields is not None and index is not False and not updating_memory:
+                for path in index or fields:
+                    put.texts += [t for t in get_text_at_path(value, path) if t and t not in put.texts]
+        planned.append(put)
+    return planned
+
+
+def _companion_id(point_id: str, i: int) -> str:
+    return str(uuid.uuid5(_POINT_IDS, f"{point_id}\x00{i}"))
+
+
+def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> dict[str, Any]:
+    key = namespace_key(put.namespace)
+    payload: dict[str, Any] = {}
+    if put.memory is not None:
+        payload = put.memory.to_payload()
+    payload.update({
+        "namespace": key,
+        "ns_prefixes": [namespace_key(put.namespace[:i]) for i in range(1, len(put.namespace) + 1)],
+        "status": MEMORY if put.memory is not None else ITEM,
+        "item_key": put.key,
+        "value": put.value,
+        "created_at": created,
+        "updated_at": now,
+        "expires_at": None if put.ttl is None else now + put.ttl * 60,
+        "ttl_minutes": put.ttl,
+        "extra_vectors": extra,
+    })
+    return payload
+
+
+def write_puts(
+    backend: Backend, planned: Sequence[PlannedPut], vectors: Sequence[list[float]], *, dims: int | None,
+    sparse: Any,
+) -> None:
+    """Write the planned puts; ``vectors`` are the embeddings of every put's texts, in order."""
+    if dims is not None:
+        for vector in vectors:
+            if len(vector) != dims:
+                raise InvalidEmbeddingError(
+                    "embed", f"the index's embedder returned {len(vector)} dimensions, the index has {dims}")
+    now = time.time()
+    upserts: list[StoredPoint] = []
+    deletes: list[str] = []
+    orphaned: list[str] = []  # items whose extra vectors go
+    at = 0
+    for put in planned:
+        mine, at = list(vectors[at : at + len(put.texts)]), at + len(put.texts)
+        old = put.existing
+        if old is not None and not is_memory(old.payload) and old.payload.get("extra_vectors"):
+            orphaned.append(old.id)
+        if put.value is None:
+            if old is not None and is_memory(old.payload):
+                deletes += [m.id for m in history_chain(backend, old.id, put.namespace)]
+            elif old is not None:
+                deletes.append(old.id)
+            continue
+        memory_sparse = None
+        if put.memory is not None:
+            sv = sparse.embed_documents([put.memory.content])[0]
+            memory_sparse = (list(sv.indices), list(sv.values))
+        if old is not None and is_memory(old.payload):
+            memory = put.memory
+            assert memory is not None
+            if put.ttl is not None:
+                memory = memory.evolve(expires_at=datetime.fromtimestamp(now + put.ttl * 60, tz=timezone.utc))
+            upserts.append(StoredPoint(old.id, memory.to_payload(), mine[0] if mine else None, memory_sparse))
+            continue
+        point_id = item_point_id(put.namespace, put.key)
+        created = old.payload["created_at"] if old is not None else now
+        payload = _item_payload(put, now, created, max(0, len(mine) - 1))
+        upserts.append(StoredPoint(point_id, payload, mine[0] if mine else None, memory_sparse))
+        for i, vector in enumerate(mine[1:], start=1):
+            upserts.append(StoredPoint(_companion_id(point_id, i), {
+                "namespace": payload["namespace"], "ns_prefixes": payload["ns_prefixes"],
+                "status": ITEM_VECTOR, "item_of": point_id, "expires_at": None,  # the item's own expiry rules
+            }, vector))
+    for point_id in orphaned:
+        backend.delete_where(Where(status=ITEM_VECTOR, matches=(("item_of", point_id),)))
+    backend.delete(deletes)
+    backend.upsert(upserts)
