@@ -90,6 +90,10 @@ def _memory_from(value: Mapping[str, Any], namespace: tuple[str, ...], base: Mem
     """The memory a value describes (the fields of an item of a memory), validated; fields
     the value leaves out keep the memory's."""
     if base is not None:
+        unknown = sorted(set(value) - set(memory_value(base)))
+        if unknown:
+            raise InvalidMemoryError(
+                "value", f"a memory's item takes {sorted(memory_value(base))}; unknown field(s) {unknown}")
         value = {**memory_value(base), **value}
     args = {k: value[k] for k in ("kind", "memory_type", "category", "subjects", "importance", "source", "metadata")
             if value.get(k) is not None}
