@@ -31,7 +31,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.outputs import ChatGeneration, ChatResult
 from typing_extensions import TypedDict
 
-from langgraph_memory import MemoryStore, build_memory_graph, lazy_default_embeddings
+from langgraph_memory import MemoryStore, build_memory_graph, lazy_default_embeddings, shared_store
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / ".langgraph_memory" / "studio"
 
@@ -139,10 +139,13 @@ def make_model() -> BaseChatModel:
 
 def open_store() -> MemoryStore:
     """The embedded store; OpenAI embeddings with the key, else the offline embedder, loaded
-    on the first message, not at import: ``langgraph dev`` times the graph's import."""
+    on the first message, not at import: ``langgraph dev`` times the graph's import.
+
+    ``langgraph dev`` loads this file twice (for the graph and for the store of
+    ``langgraph.json``): :func:`shared_store` gives both the one store of this process."""
     path = Path(os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
     path.parent.mkdir(parents=True, exist_ok=True)
-    store = MemoryStore.open(path, embeddings=lazy_default_embeddings())
+    store = shared_store(path, embeddings=lazy_default_embeddings())
     # Release the directory's lock on a clean shutdown, so the next server can open it.
     atexit.register(store.close)
     return store
@@ -151,3 +154,6 @@ def open_store() -> MemoryStore:
 store = open_store()
 # No checkpointer: the LangGraph server keeps the threads (and their memory ledgers).
 graph = build_memory_graph(make_model(), store, context_schema=UserContext)
+# The server's store (langgraph.json "store"): the same memories as LangGraph items, for the
+# SDK's client.store.* and Studio's memory view.
+base_store = store.as_base_store()

@@ -131,6 +131,25 @@ def _stored_id(values: dict[str, Any]) -> str:
     return found.group("id")
 
 
+def _check_store_api(client: Any, *, lina: str, cello: str) -> None:
+    """langgraph.json's store is our BaseStore over the same memories: the SDK's
+    client.store.* (what Studio's memory view calls) lists them per user."""
+    alice = client.store.search_items(["memories", "alice"])["items"]
+    assert [(i["key"], i["value"]["content"]) for i in alice] == [(lina, "my sister Lina lives in Lyon")]
+    assert client.store.get_item(["memories", "alice"], lina)["value"]["content"] == "my sister Lina lives in Lyon"
+    found = client.store.search_items(["memories"], query="where does my sister live?")["items"]
+    assert found[0]["key"] == lina and found[0]["score"] > 0
+    assert {tuple(ns) for ns in client.store.list_namespaces(prefix=["memories"])["namespaces"]} == {
+        ("memories", "alice"), ("memories", "bob")}
+    bob = client.store.search_items(["memories", "bob"])["items"]
+    assert [i["key"] for i in bob] == [cello] and all("Lina" not in str(i["value"]) for i in bob)
+    client.store.put_item(["memories", "alice"], "note", {"content": "a note from the SDK"})
+    assert client.store.get_item(["memories", "alice"], "note")["value"] == {"content": "a note from the SDK"}
+    assert "note" not in {i["key"] for i in client.store.search_items(["memories", "bob"])["items"]}
+    client.store.delete_item(["memories", "alice"], "note")
+    assert [i["key"] for i in client.store.search_items(["memories", "alice"])["items"]] == [lina]
+
+
 def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddings) -> None:
     from langgraph_sdk import get_sync_client
 
@@ -175,6 +194,8 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
     # Silent injection: the memory block reached the model, never the thread's messages.
     for values in (a1, a2, b1, b2):
         assert all("<memories>" not in str(m["content"]) for m in values["messages"])
+
+    _check_store_api(client, lina=lina, cello=cello)
 
     # Stop the server, which must release the embedded store, then read what it stored.
     _stop(studio["proc"])
