@@ -18,12 +18,12 @@ import json
 import math
 import uuid
 from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store.backends import StoredPoint, Where
+from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.records import Memory, namespace_from_key, namespace_key
 
 MEMORY, ITEM, ITEM_VECTOR = "live", "item", "item_vector"
@@ -210,12 +210,15 @@ def _plain(key: str) -> bool:
     return key.isidentifier()
 
 
-def pushed_filter(flt: Mapping[str, Any]) -> Where | None:
-    """The part of ``flt`` the engine can check on items (``status == item``), or ``None``.
+def pushed_filter(flt: Mapping[str, Any], usable: Callable[[str, str], bool]) -> dict[str, Any] | None:
+    """The part of ``flt`` the engine can check on items (``status == item``), as
+    :class:`Where` arguments, or ``None``.
 
     It may let through more than ``flt`` (every hit is checked again in Python), never
     less: equality on strings, numeric equality and bounds as ranges (a range
     holds for integer and float payloads alike). The rest is checked in Python only.
+    ``usable(path, "keyword" | "float")`` says whether the engine has (or can make) an index
+    of that type on ``path``; a condition without one stays in Python.
     """
     exact: list[tuple[str, Any]] = []
     bounds: list[tuple[str, float | None, float | None, float | None, float | None]] = []
@@ -230,10 +233,13 @@ def pushed_filter(flt: Mapping[str, Any]) -> Where | None:
             conditions = [("$eq", expected)]
         for op, v in conditions:
             if isinstance(v, str) and op == "$eq":
-                exact.append((path, v))
+                if usable(path, "keyword"):
+                    exact.append((path, v))
                 continue
             x = _number(v)  # booleans stay in Python: the engines match them unlike JSON
             if x is None or not math.isfinite(x) or abs(x) >= _MAX_EXACT_INT or op == "$ne":
+                continue
+            if not usable(path, "float"):
                 continue
             gte, gt, lte, lt = {
                 "$eq": (x, None, x, None), "$gt": (None, x, None, None), "$gte": (x, None, None, None),
@@ -242,7 +248,7 @@ def pushed_filter(flt: Mapping[str, Any]) -> Where | None:
             bounds.append((path, gte, gt, lte, lt))
     if not exact and not bounds:
         return None
-    return Where(status=ITEM, matches=tuple(exact), ranges=tuple(bounds))
+    return {"matches": tuple(exact), "ranges": tuple(bounds)}
 
 
 # -- namespaces -----------------------------------------------------------------------------

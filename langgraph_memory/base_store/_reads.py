@@ -7,6 +7,7 @@ the query asks for more until the page is full or the engine has nothing left.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import defaultdict
 from typing import Any, Sequence
@@ -37,6 +38,30 @@ from langgraph_memory.store.records import namespace_from_key, namespace_key
 
 FACET_LIMIT = 1_000_000
 """At most this many distinct namespaces are listed."""
+
+
+class FieldIndexes:
+    """Payload indexes on the value fields that searches filter on, made on first use.
+
+    An unindexed condition makes the engine read every candidate's payload (ten times
+    slower at a few thousand items); one index per filtered field, of the type its first
+    filter needs, keeps filtered searches on the index. A field indexed with another type
+    is filtered in Python.
+    """
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._known: dict[str, str] | None = None
+        self._lock = threading.Lock()
+
+    def usable(self, path: str, kind: str) -> bool:
+        with self._lock:
+            if self._known is None:
+                self._known = self._backend.field_indexes()
+            if path not in self._known:
+                self._backend.create_field_index(path, kind)
+                self._known[path] = kind
+            return self._known[path] == kind
 
 
 def check_search(op: SearchOp) -> None:
@@ -87,31 +112,47 @@ def _scope(op: SearchOp, now: float) -> dict[str, Any]:
     return {"namespace_prefix": namespace_key(prefix) if prefix else None, "alive_at": now}
 
 
-def _recent(backend: Backend, op: SearchOp, now: float, skip: set[str], want: int) -> tuple[list[StoredPoint], bool]:
+def _wheres(op: SearchOp, now: float, statuses: tuple[str, ...], indexes: FieldIndexes) -> list[Where]:
+    """The engine filters of a search over points of ``statuses``. With a filter the engine
+    can partly check, items get it and the other points (memories, which hold no ``value``,
+    and extra vectors) a query of their own: two plain conjunctions, which the engine runs
+    far faster than one filter with a disjunction."""
+    scope = _scope(op, now)
+    pushed = pushed_filter(check_filter(op.filter), indexes.usable)
+    if pushed is None:
+        return [Where(status=statuses, **scope)]
+    others = tuple(s for s in statuses if s != ITEM)
+    return [Where(status=ITEM, **pushed, **scope), Where(status=others, **scope)]
+
+
+def _recent(
+    backend: Backend, op: SearchOp, now: float, skip: set[str], want: int, indexes: FieldIndexes
+) -> tuple[list[StoredPoint], bool]:
     """Items matching the op, most recently updated first, at least ``want`` of them unless
     there are fewer; ``skip`` ids are left out. Also says whether that is all there are."""
     flt = check_filter(op.filter)
-    pushed = pushed_filter(flt)
-    where = Where(status=ITEM_STATUSES, any_of=(Where(status=MEMORY), pushed) if pushed else (), **_scope(op, now))
+    wheres = _wheres(op, now, ITEM_STATUSES, indexes)
     n = max(want + len(skip), 16)
     while True:
-        [hits] = backend.query_batch([FetchQuery(where, n, order_by="updated_at")])
-        kept = [h.point for h in hits if h.point.id not in skip and matches(item_value(h.point), flt)]
-        if len(kept) >= want or len(hits) < n:
-            return kept, len(hits) < n
+        rows = backend.query_batch([FetchQuery(w, n, order_by="updated_at") for w in wheres])
+        points = sorted((h.point for hits in rows for h in hits), key=lambda p: -p.payload["updated_at"])
+        kept = [p for p in points if p.id not in skip and matches(item_value(p), flt)]
+        complete = all(len(hits) < n for hits in rows)
+        if len(kept) >= want or complete:
+            return kept, complete
         n *= 4
 
 
-def _nearest(backend: Backend, op: SearchOp, vector: list[float], now: float, want: int) -> tuple[list[tuple[StoredPoint, float]], bool]:
+def _nearest(
+    backend: Backend, op: SearchOp, vector: list[float], now: float, want: int, indexes: FieldIndexes
+) -> tuple[list[tuple[StoredPoint, float]], bool]:
     """Items by their best vector's similarity to ``vector``, best first."""
     flt = check_filter(op.filter)
-    pushed = pushed_filter(flt)
-    statuses = (MEMORY, ITEM, ITEM_VECTOR)
-    any_of = (Where(status=(MEMORY, ITEM_VECTOR)), pushed) if pushed else ()
-    where = Where(status=statuses, any_of=any_of, **_scope(op, now))
+    wheres = _wheres(op, now, (MEMORY, ITEM, ITEM_VECTOR), indexes)
     n = max(want * 2, 16)
     while True:
-        [hits] = backend.query_batch([DenseQuery(vector, where, n)])
+        rows = backend.query_batch([DenseQuery(vector, w, n) for w in wheres])
+        hits = sorted((h for hits in rows for h in hits), key=lambda h: -h.score)
         owners = {h.point.payload["item_of"] for h in hits if h.point.payload.get("status") == ITEM_VECTOR}
         known = {h.point.id: h.point for h in hits if h.point.payload.get("status") != ITEM_VECTOR}
         missing = sorted(owners - set(known))
@@ -127,12 +168,13 @@ def _nearest(backend: Backend, op: SearchOp, vector: list[float], now: float, wa
             if p.get("status") not in (MEMORY, ITEM) or expired(p, now) or not matches(item_value(owner), flt):
                 continue
             scored.append((owner, h.score))
-        if len(scored) >= want or len(hits) < n:
-            return scored, len(hits) < n
+        complete = all(len(r) < n for r in rows)
+        if len(scored) >= want or complete:
+            return scored, complete
         n *= 4
 
 
-def search_items(backend: Backend, op: SearchOp, vector: list[float] | None) -> list[SearchItem]:
+def search_items(backend: Backend, op: SearchOp, vector: list[float] | None, indexes: FieldIndexes) -> list[SearchItem]:
     """One search: by similarity when ``vector`` is given (items without a vector follow,
     unscored), else most recently updated first."""
     now = time.time()
@@ -140,14 +182,14 @@ def search_items(backend: Backend, op: SearchOp, vector: list[float] | None) -> 
     if op.limit == 0:
         return []
     if vector is None:
-        points, _ = _recent(backend, op, now, set(), want)
+        points, _ = _recent(backend, op, now, set(), want, indexes)
         page = [(p, None) for p in points[op.offset : want]]
     else:
-        scored, complete = _nearest(backend, op, vector, now, want)
+        scored, complete = _nearest(backend, op, vector, now, want, indexes)
         page: list[tuple[StoredPoint, float | None]] = list(scored[op.offset : want])  # type: ignore[no-redef]
         if len(page) < op.limit and complete:
             rest_offset = max(0, op.offset - len(scored))
-            rest, _ = _recent(backend, op, now, {p.id for p, _ in scored}, rest_offset + op.limit - len(page))
+            rest, _ = _recent(backend, op, now, {p.id for p, _ in scored}, rest_offset + op.limit - len(page), indexes)
             page += [(p, None) for p in rest[rest_offset : rest_offset + op.limit - len(page)]]
     if op.refresh_ttl:
         refresh(backend, [p for p, _ in page], now)
@@ -168,4 +210,4 @@ def list_namespaces(backend: Backend, op: ListNamespacesOp) -> list[tuple[str, .
     return sorted(found)[op.offset : op.offset + op.limit]
 
 
-__all__ = ["ITEM", "check_list", "check_search", "get_items", "list_namespaces", "search_items"]
+__all__ = ["FieldIndexes", "check_list", "check_search", "get_items", "list_namespaces", "search_items"]

@@ -24,7 +24,14 @@ from langgraph.store.base import (
 )
 
 from langgraph_memory.base_store._items import ITEM_STATUSES, ITEM_VECTOR
-from langgraph_memory.base_store._reads import check_list, check_search, get_items, list_namespaces, search_items
+from langgraph_memory.base_store._reads import (
+    FieldIndexes,
+    check_list,
+    check_search,
+    get_items,
+    list_namespaces,
+    search_items,
+)
 from langgraph_memory.base_store._writes import PlannedPut, plan_puts, write_puts
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store.backends import SCHEMA_VERSION, Backend, Where
@@ -107,6 +114,7 @@ class QdrantStore(BaseStore):
             dim = self.index_config["dims"] if self.index_config else stored.get("dim", 1)
             name = embedder_name(self.embeddings) if self.embeddings is not None else stored.get("embedder")
             _backend.setup(dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": name})
+        self._indexes = FieldIndexes(self._backend)
         self._sweeper: tuple[threading.Thread, threading.Event, concurrent.futures.Future[None]] | None = None
 
     # -- construction -----------------------------------------------------------------------
@@ -199,7 +207,8 @@ class QdrantStore(BaseStore):
                 results[i] = item
         for i, op in enumerate(ops):
             if isinstance(op, SearchOp):
-                results[i] = search_items(self._backend, op, query_vectors.get(op.query) if op.query else None)
+                results[i] = search_items(
+                    self._backend, op, query_vectors.get(op.query) if op.query else None, self._indexes)
             elif isinstance(op, ListNamespacesOp):
                 results[i] = list_namespaces(self._backend, op)
         if puts:

@@ -196,6 +196,12 @@ class Backend(Protocol):
         keys to index for :attr:`Where.fields`. Call :meth:`setup` on it before use; closing
         it leaves this one open."""
 
+    def field_indexes(self) -> dict[str, str]:
+        """Indexed payload fields and their index type (``keyword``, ``float``, ...)."""
+
+    def create_field_index(self, key: str, kind: str) -> None:
+        """Index payload field ``key`` (a JSON path) as ``keyword`` or ``float``."""
+
     def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
         """The distinct values of keyword field ``key`` among points matching ``where``,
         each with how many points hold it (exact counts)."""

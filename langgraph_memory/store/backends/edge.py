@@ -245,6 +245,14 @@ class EdgeBackend:
             self.shard.update(qe.UpdateOperation.delete_points_by_filter(flt))
         return n
 
+    def field_indexes(self) -> dict[str, str]:
+        schema = self.shard.info().payload_schema or {}
+        return {key: str(info.data_type).rsplit(".", 1)[-1].lower() for key, info in schema.items()}
+
+    def create_field_index(self, key: str, kind: str) -> None:
+        schema = {"keyword": qe.PayloadSchemaType.Keyword, "float": qe.PayloadSchemaType.Float}[kind]
+        self.shard.update(qe.UpdateOperation.create_field_index(key, schema))
+
     def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
         response = self.shard.facet(qe.FacetRequest(key, limit=limit, exact=True, filter=to_filter(where)))
         return [(str(hit.value), int(hit.count)) for hit in response.hits]

@@ -258,6 +258,17 @@ class QdrantClientBackend:
         side._lock = self._lock  # local mode is not thread-safe: one lock per client
         return side
 
+    def field_indexes(self) -> dict[str, str]:
+        with self._guard():
+            schema = self.client.get_collection(self.collection).payload_schema or {}
+        return {key: str(getattr(info.data_type, "value", info.data_type)).lower() for key, info in schema.items()}
+
+    def create_field_index(self, key: str, kind: str) -> None:
+        schema = {"keyword": models.PayloadSchemaType.KEYWORD, "float": models.PayloadSchemaType.FLOAT}[kind]
+        with self._guard(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # local mode ignores payload indexes
+            self.client.create_payload_index(self.collection, key, schema, wait=True)
+
     def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
         with self._guard():
             response = self.client.facet(
