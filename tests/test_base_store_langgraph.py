@@ -687,3 +687,24 @@ def test_non_ascii(vector_store):
         vector_store.put(("user_123", "memories"), str(i), {"text": text})
     for i, text in enumerate(texts, start=1):
         assert vector_store.search(("user_123", "memories"), query=text)[0].key == str(i)
+
+
+# -- ours: the index's embed as a function ----------------------------------------------------
+
+
+async def test_embed_as_a_sync_or_async_function(make, embeddings):
+    def embed(texts: list[str]) -> list[list[float]]:
+        return embeddings.embed_documents(texts)
+
+    async def aembed(texts: list[str]) -> list[list[float]]:
+        return embeddings.embed_documents(texts)
+
+    for fn in (embed, aembed):
+        store = make(index={"dims": embeddings.dims, "embed": fn, "fields": ["text"]})
+        await store.aput(("docs",), "a", {"text": "zany zebra"})
+        await store.aput(("docs",), "b", {"text": "quiet dog"})
+        assert [r.key for r in await store.asearch(("docs",), query="zebra")][0] == "a"
+        if fn is embed:
+            assert store.search(("docs",), query="dog")[0].key == "b"
+        await store.adelete(("docs",), "a")
+        await store.adelete(("docs",), "b")

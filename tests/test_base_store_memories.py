@@ -51,6 +51,7 @@ def test_items_stay_out_of_memory_reads_unless_opted_in(memories, items):
     assert items.get(ALICE, "note").value == {"content": "Alice likes sailing"}
     assert memories.search("sailing", namespace=ALICE) == []
     assert memories.recent(namespace=ALICE, since=None) == [] and memories.count(namespace=ALICE) == 0
+    assert memories.count(include_superseded=True) == 0 and list(memories.iter_points()) == []  # nor exports
 
     opted = memories.as_base_store(memory_field="content")
     opted.put(ALICE, "boat", {"content": "Alice owns a red boat", "size": 7})

@@ -280,7 +280,7 @@ class MemoryStore(StoreConnection):
         prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
         where = Where(
             namespace_prefix=prefix,
-            status=None if include_superseded else "live",
+            status=("live", "superseded") if include_superseded else "live",  # not BaseStore items
             alive_at=None if include_superseded else utcnow().timestamp(),
         )
         return self._backend.count(where)
@@ -291,7 +291,7 @@ class MemoryStore(StoreConnection):
     ) -> Iterator[StoredPoint]:
         """Every stored record (payload and vectors), for export and inspection."""
         prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
-        where = Where(namespace_prefix=prefix, status=None if include_superseded else "live")
+        where = Where(namespace_prefix=prefix, status=("live", "superseded") if include_superseded else "live")
         offset = None
         while True:
             points, offset = self._backend.scroll(where, limit=batch, with_vectors=with_vectors, offset=offset)
