@@ -220,7 +220,7 @@ def pushed_filter(flt: Mapping[str, Any], usable: Callable[[str, str], bool]) ->
     ``usable(path, "keyword" | "float")`` says whether the engine has (or can make) an index
     of that type on ``path``; a condition without one stays in Python.
     """
-    exact: list[tuple[str, Any]] = []
+    exact: list[tuple[str, tuple[str, ...]]] = []
     bounds: list[tuple[str, float | None, float | None, float | None, float | None]] = []
     for key, expected in flt.items():
         if not _plain(key):
@@ -234,7 +234,7 @@ def pushed_filter(flt: Mapping[str, Any], usable: Callable[[str, str], bool]) ->
         for op, v in conditions:
             if isinstance(v, str) and op == "$eq":
                 if usable(path, "keyword"):
-                    exact.append((path, v))
+                    exact.append((path, (v,)))
                 continue
             x = _number(v)  # booleans stay in Python: the engines match them unlike JSON
             if x is None or not math.isfinite(x) or abs(x) >= _MAX_EXACT_INT or op == "$ne":
@@ -248,7 +248,7 @@ def pushed_filter(flt: Mapping[str, Any], usable: Callable[[str, str], bool]) ->
             bounds.append((path, gte, gt, lte, lt))
     if not exact and not bounds:
         return None
-    return {"matches": tuple(exact), "ranges": tuple(bounds)}
+    return {"fields": tuple(exact), "ranges": tuple(bounds)}
 
 
 # -- namespaces -----------------------------------------------------------------------------

@@ -212,6 +212,6 @@ def write_puts(
                 "status": ITEM_VECTOR, "item_of": point_id, "expires_at": None,  # the item's own expiry rules
             }, vector))
     for point_id in orphaned:
-        backend.delete_where(Where(status=ITEM_VECTOR, matches=(("item_of", point_id),)))
+        backend.delete_where(Where(status=ITEM_VECTOR, fields=(("item_of", (point_id,)),)))
     backend.delete(deletes)
     backend.upsert(upserts)

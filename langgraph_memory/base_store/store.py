@@ -252,7 +252,7 @@ class QdrantStore(BaseStore):
             self._backend.delete([p.id for p in points])
             for p in points:
                 if p.payload.get("extra_vectors"):
-                    self._backend.delete_where(Where(status=ITEM_VECTOR, matches=(("item_of", p.id),)))
+                    self._backend.delete_where(Where(status=ITEM_VECTOR, fields=(("item_of", (p.id,)),)))
             removed += len(points)
 
     async def asweep_ttl(self) -> int:
