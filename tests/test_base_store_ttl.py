@@ -223,3 +223,35 @@ def test_omit_expired_search_pagination(make):
         store._backend.set_payload([item_point_id(ns, key)], {"updated_at": now - seconds_ago})
     assert [i.key for i in store.search(ns, limit=2, offset=0)] == ["a", "b"]
     assert [i.key for i in store.search(ns, limit=2, offset=2)] == ["c"]
+
+
+def test_an_expired_item_put_again_keeps_none_of_its_old_vectors(backend, tmp_path_factory):
+    """Ours: an item's extra vectors (one per indexed text after the first) go with it,
+    also when it expired before being put again or deleted."""
+    from tests.base_store_support import CharacterEmbeddings
+
+    emb = CharacterEmbeddings(dims=500)
+    store = store_on(shared_engine(backend, 500, tmp_path_factory.getbasetemp()),
+                     index={"dims": 500, "embed": emb, "fields": ["a", "b", "c"]})
+    store.put(("t",), "x", {"a": "aaa", "b": "qqq", "c": "zzz"}, ttl=5)
+    store.put(("t",), "y", {"a": "mmm"})
+    assert store.search(("t",), query="zzz")[0].key == "x"
+    _expire_now(store, ("t",), "x")
+    store.put(("t",), "x", {"a": "kkk"})
+    [x] = [r for r in store.search(("t",), query="zzz") if r.key == "x"]
+    assert x.score == pytest.approx(emb_cosine(emb, "zzz", "kkk"), abs=1e-3)
+    _expire_now(store, ("t",), "x")
+    store.delete(("t",), "x")
+    assert [p.payload.get("item_key") for p in store._backend.scroll(_all(), limit=10)[0]] == ["y"]
+
+
+def emb_cosine(emb, a, b):
+    from tests.base_store_support import cosine
+
+    return cosine(emb.embed_query(a), emb.embed_query(b))
+
+
+def _all():
+    from langgraph_memory.store.backends import Where
+
+    return Where(status=None)

@@ -47,6 +47,9 @@ class PlannedPut:
     """``None``: delete."""
     ttl: float | None
     existing: StoredPoint | None
+    """The live item or memory this put replaces."""
+    previous: StoredPoint | None = None
+    """The item's own point, live or expired: its extra vectors go whatever happens."""
     texts: list[str] = field(default_factory=list)
     """Texts to embed, in order: the memory text first when the point is a memory."""
     memory: Memory | None = None
@@ -70,12 +73,17 @@ def _check_index(index: Any) -> Any:
     return list(index)
 
 
-def lookup(backend: Backend, keys: Sequence[Key], now: float) -> dict[Key, StoredPoint]:
+def lookup(
+    backend: Backend, keys: Sequence[Key], now: float, stored: dict[str, StoredPoint] | None = None
+) -> dict[Key, StoredPoint]:
     """The live point of each (namespace, key), in one engine call: an item's own point, or
-    the memory whose id the key is."""
+    the memory whose id the key is. ``stored``, when given, receives every point read,
+    expired ones included."""
     candidates = {k: [item_point_id(*k)] + ([u] if (u := as_uuid(k[1])) else []) for k in keys}
     ids = sorted({i for ids in candidates.values() for i in ids})
     found = {p.id: p for p in backend.retrieve(ids)} if ids else {}
+    if stored is not None:
+        stored.update(found)
     out: dict[Key, StoredPoint] = {}
     for (namespace, key), ids in candidates.items():
         for i in ids:
@@ -118,14 +126,18 @@ def plan_puts(
             raise InvalidMemoryError("key", f"expected a string, got {type(op.key).__name__}")
         last[(namespace, op.key)] = op
     now = time.time()
-    existing = lookup(backend, list(last), now)
+    stored: dict[str, StoredPoint] = {}
+    existing = lookup(backend, list(last), now, stored)
     planned = []
     for (namespace, key), op in last.items():
         value = None if op.value is None else check_value(op.value)
         index = _check_index(op.index)
-        put = PlannedPut(namespace, key, value, _check_ttl(op.ttl), existing.get((namespace, key)))
+        put = PlannedPut(namespace, key, value, _check_ttl(op.ttl), existing.get((namespace, key)),
+                         stored.get(item_point_id(namespace, key)))
         old = put.existing
         updating_memory = old is not None and is_memory(old.payload)
+        if updating_memory and value is not None and fields is None:
+            raise InvalidMemoryError("index", "updating a memory needs an index to embed its content with")
         if value is not None:
             if updating_memory:
                 # A memory updated through this face: it stays a memory, checked as one.
@@ -183,13 +195,13 @@ def write_puts(
     for put in planned:
         mine, at = list(vectors[at : at + len(put.texts)]), at + len(put.texts)
         old = put.existing
-        if old is not None and not is_memory(old.payload) and old.payload.get("extra_vectors"):
-            orphaned.append(old.id)
+        if put.previous is not None and put.previous.payload.get("extra_vectors"):
+            orphaned.append(put.previous.id)
         if put.value is None:
             if old is not None and is_memory(old.payload):
                 deletes += [m.id for m in history_chain(backend, old.id, put.namespace)]
-            elif old is not None:
-                deletes.append(old.id)
+            elif put.previous is not None:
+                deletes.append(put.previous.id)
             continue
         memory_sparse = None
         if put.memory is not None:
