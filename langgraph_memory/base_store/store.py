@@ -23,7 +23,7 @@ from langgraph.store.base import (
     ensure_embeddings,
 )
 
-from langgraph_memory.base_store._items import ITEM_STATUSES, ITEM_VECTOR
+from langgraph_memory.base_store._items import ITEM_STATUSES, ITEM_VECTOR, InvalidEmbeddingError, check_namespace
 from langgraph_memory.base_store._reads import (
     FieldIndexes,
     check_list,
@@ -183,7 +183,9 @@ class QdrantStore(BaseStore):
                 check_search(op)
             elif isinstance(op, ListNamespacesOp):
                 check_list(op)
-            elif not isinstance(op, (GetOp, PutOp)):
+            elif isinstance(op, GetOp):
+                check_namespace(op.namespace, allow_empty=True)
+            elif not isinstance(op, PutOp):
                 raise InvalidMemoryError("op", f"unknown operation {type(op).__name__}")
         fields = self.index_config["fields"] if self.index_config else None
         puts = plan_puts(self._backend, [op for op in ops if isinstance(op, PutOp)],
@@ -197,8 +199,6 @@ class QdrantStore(BaseStore):
         dims = self.index_config["dims"] if self.index_config else None
         for vector in query_vectors.values():
             if dims is not None and len(vector) != dims:
-                from langgraph_memory.base_store._items import InvalidEmbeddingError
-
                 raise InvalidEmbeddingError("embed", f"the query embedding has {len(vector)} dimensions, the index has {dims}")
         results: list[Result] = [None] * len(ops)
         gets = [(i, op) for i, op in enumerate(ops) if isinstance(op, GetOp)]
