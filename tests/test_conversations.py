@@ -39,8 +39,8 @@ def _ns(user: str = "mickael") -> tuple[str, ...]:
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("kind", ["graph", "middleware"])
-def test_a_detail_said_in_one_thread_is_found_first_from_another(make_store, kind):
+def test_a_detail_said_in_one_thread_is_found_first_from_another(make_store, backend):
+    kind = {"edge": "graph", "qdrant": "middleware"}[backend]  # each agent face on one backend
     store = make_store()
     model = ScriptedChatModel(responses=[])
     agent = build_agent(kind, store, model)
