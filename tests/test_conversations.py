@@ -3,6 +3,7 @@ search across facts, exchanges and summaries."""
 
 from __future__ import annotations
 
+import logging
 import threading
 
 import pytest
@@ -199,15 +200,20 @@ def test_a_full_queue_drops_and_counts_and_flush_finishes_every_accepted_job(sto
 
 
 @pytest.mark.integration
-def test_a_failing_embedder_leaves_the_turn_whole_and_is_counted(store_with, embeddings):
+def test_a_failing_embedder_leaves_the_turn_whole_and_is_counted(store_with, embeddings, caplog):
+    caplog.set_level(logging.DEBUG, logger="langgraph_memory")
     broken = GatedEmbeddings(embeddings, fail=True)
     store = store_with(broken)
-    model = ScriptedChatModel(responses=[AIMessage("Sure, noted.")])
+    model = ScriptedChatModel(responses=[])
     agent = build_agent("graph", store, model)
-    out = run(agent, "sync", "I moved to Lyon last month.", config(thread="t1"))
-    assert out["messages"][-1].text == "Sure, noted."
+    for i in range(3):
+        model.say(f"Sure, noted {i}.")
+        out = run(agent, "sync", f"I moved to Lyon {i} months ago.", config(thread="t1"))
+        assert out["messages"][-1].text == f"Sure, noted {i}."
     assert store.flush(timeout=30)
-    assert worker_for(store).stats().failed == 1
+    assert worker_for(store).stats().failed == 3
+    failures = [r for r in caplog.records if "job exchange failed" in r.getMessage()]
+    assert [r.levelname for r in failures] == ["WARNING", "DEBUG", "DEBUG"]  # warned once, all counted
 
 
 def test_turns_without_a_final_answer_or_with_tools_index_only_what_was_said():
@@ -246,3 +252,18 @@ def test_bad_input_on_the_new_entry_points_is_a_typed_error_and_stores_nothing(m
             call(store)
         assert caught.value.field == field
     assert conversations(store).count(Where(status=None)) == 0
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("kind", ["graph", "middleware"])
+def test_the_pre_hook_injects_past_exchanges_only_when_asked(make_store, kind):
+    from agent_harness import system_text
+
+    store = make_store()
+    index_exchange(store, "My bonsai Kenji lost its leaves.", "Try less water.", namespace=_ns(), thread_id="old")
+    for inject, thread in ((0, "a"), (3, "b")):
+        model = ScriptedChatModel(responses=[AIMessage("ok")])
+        agent = build_agent(kind, store, model, inject_exchanges=inject)
+        run(agent, "sync", "How is my bonsai doing?", config(thread=thread))
+        shown = "<past_conversations>" in system_text(model) and "Kenji lost its leaves" in system_text(model)
+        assert shown is bool(inject)

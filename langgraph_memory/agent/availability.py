@@ -176,13 +176,20 @@ class GatedMemory:
         prehook, posthook: the nodes (built on ``gate.store``).
         recorder: indexes thread summaries (and, with ``end_turn``, exchanges); ``None``
             when conversation indexing is off.
+        inject_exchanges: how many past exchanges and summaries of other threads the
+            pre-hook adds to the model's input; 0 (default): none, the model searches them
+            with ``search_conversations`` when the user refers to the past.
     """
 
-    def __init__(self, gate: MemoryGate, prehook: Any, posthook: Any, recorder: Any | None) -> None:
+    def __init__(self, gate: MemoryGate, prehook: Any, posthook: Any, recorder: Any | None,
+                 *, inject_exchanges: int = 0) -> None:
+        if isinstance(inject_exchanges, bool) or not isinstance(inject_exchanges, int) or not 0 <= inject_exchanges <= 20:
+            raise InvalidMemoryError("inject_exchanges", "must be an integer from 0 to 20")
         self.gate = gate
         self.prehook = prehook
         self.posthook = posthook
         self.recorder = recorder
+        self.inject_exchanges = inject_exchanges
 
     def _scope(self, config: Any, runtime: Any) -> tuple[Any, Any]:
         from langgraph_memory.agent.hooks import resolve_namespace
@@ -195,15 +202,39 @@ class GatedMemory:
             namespace, context = self._scope(config, runtime)
             self.recorder.record_summaries(state, namespace, config, context)
 
+    def _recall(self, update: dict[str, Any] | None, config: Any, runtime: Any) -> dict[str, Any] | None:
+        if not self.inject_exchanges or not update or "memory" not in update:
+            return update
+        from langgraph_memory.agent.recall import RECALLED_KEY, recall_ids
+
+        namespace, _ = self._scope(config, runtime)
+        thread = ((config or {}).get("configurable") or {}).get("thread_id")
+        ledger = update["memory"]
+        ids = recall_ids(self.gate.store, namespace, ledger.get("query"), self.inject_exchanges, thread)
+        return {**update, "memory": {**ledger, RECALLED_KEY: ids}}
+
     def _before(self, state: Any, config: Any, runtime: Any) -> dict[str, Any] | None:
-        update = self.prehook(state, config, runtime)
+        update = self._recall(self.prehook(state, config, runtime), config, runtime)
         self._summaries(state, config, runtime)
         return update
 
     async def _abefore(self, state: Any, config: Any, runtime: Any) -> dict[str, Any] | None:
+        import asyncio
+
         update = await self.prehook.acall(state, config, runtime)
+        update = await asyncio.to_thread(self._recall, update, config, runtime)
         self._summaries(state, config, runtime)
         return update
+
+    def recalled(self, state: Any, config: Any, runtime: Any) -> str:
+        """The ``<past_conversations>`` block for this model call ("" when off or empty)."""
+        from langgraph_memory.agent.recall import RECALLED_KEY, recalled_block
+
+        ids = ((state or {}).get("memory") or {}).get(RECALLED_KEY) or []
+        if not self.inject_exchanges or not ids or not self.gate.up:
+            return ""
+        namespace, _ = self._scope(config, runtime)
+        return self.gate.run(recalled_block, self.gate.store, namespace, ids) or ""
 
     def before(self, state: Any, config: Any, runtime: Any) -> dict[str, Any] | None:
         """The pre-hook when memory is usable (retrying an outage when due), else nothing."""

@@ -14,6 +14,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
+from langgraph.runtime import get_runtime
 from langgraph.prebuilt.chat_agent_executor import AgentState as ReactAgentState
 from typing_extensions import Annotated, NotRequired
 
@@ -51,6 +52,7 @@ def build_memory_graph(
     index_exchanges: bool = True,
     on_unavailable: OnUnavailable = "skip",
     retry_interval: float = 5.0,
+    inject_exchanges: int = 0,
 ) -> Any:
     """Compile the reference memory graph around ``model``.
 
@@ -66,8 +68,9 @@ def build_memory_graph(
         background_stats: record injection statistics off the hot path.
         context_schema: the run's context type (e.g. a ``TypedDict`` with ``user_id``), so
             LangGraph Studio offers it as a form.
-        index_exchanges, on_unavailable, retry_interval: as for :class:`MemoryMiddleware`:
-            while memory is unavailable the model is bound without the memory tools.
+        index_exchanges, on_unavailable, retry_interval, inject_exchanges: as for
+            :class:`MemoryMiddleware`; while memory is unavailable the model is bound
+            without the memory tools.
 
     Returns:
         The compiled graph; invoke it with ``{"messages": [...]}`` and a ``user_id`` in the
@@ -81,22 +84,24 @@ def build_memory_graph(
         background=background_stats, index_exchanges=index_exchanges,
     )
     recorder = ConversationRecorder(store, include=prehook.should_inject) if index_exchanges else None
-    memory = GatedMemory(gate, prehook, posthook, recorder)
+    memory = GatedMemory(gate, prehook, posthook, recorder, inject_exchanges=inject_exchanges)
     all_tools = [*memory_tools(store, kinds=kinds, namespace=namespace), *tools] if kinds else list(tools)
     bound = model.bind_tools(all_tools) if all_tools else model
     without_memory = model.bind_tools(list(tools)) if tools else model
 
-    def model_input(state: MemoryState) -> tuple[Any, list[Any]]:
+    def model_input(state: MemoryState, config: RunnableConfig) -> tuple[Any, list[Any]]:
         if not gate.up:  # memory is off this turn: no memory tools, instructions or block
             return without_memory, with_memories(state["messages"], {}, system_prompt=system_prompt, instructions=None)
-        return bound, with_memories(state["messages"], state, system_prompt=system_prompt, instructions=instructions)
+        recalled = memory.recalled(state, config, get_runtime()) if inject_exchanges else ""
+        prompt = "\n\n".join(p for p in (system_prompt, recalled) if p) or None
+        return bound, with_memories(state["messages"], state, system_prompt=prompt, instructions=instructions)
 
     def agent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
-        runnable, messages = model_input(state)
+        runnable, messages = model_input(state, config)
         return {"messages": [runnable.invoke(messages, config)]}
 
     async def aagent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
-        runnable, messages = model_input(state)
+        runnable, messages = model_input(state, config)
         return {"messages": [await runnable.ainvoke(messages, config)]}
 
     def memory_prehook(state: MemoryState, config: RunnableConfig, runtime: Any) -> dict[str, Any] | None:

@@ -79,6 +79,8 @@ class MemoryMiddleware(AgentMiddleware):
         index_exchanges: index every exchange and thread summary for ``search_conversations``.
         on_unavailable: ``"skip"`` (default) goes on without memory; ``"raise"`` fails the turn.
         retry_interval: seconds between attempts to reach an unavailable store.
+        inject_exchanges: past exchanges and summaries of other threads the pre-hook adds
+            to the model's input (0, the default: none; the model searches them itself).
     """
 
     state_schema = MemoryAgentState
@@ -96,6 +98,7 @@ class MemoryMiddleware(AgentMiddleware):
         index_exchanges: bool = True,
         on_unavailable: OnUnavailable = "skip",
         retry_interval: float = 5.0,
+        inject_exchanges: int = 0,
     ) -> None:
         super().__init__()
         gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
@@ -107,7 +110,7 @@ class MemoryMiddleware(AgentMiddleware):
             background=background_stats, index_exchanges=False,  # after_agent does it
         )
         recorder = ConversationRecorder(store, include=self.prehook.should_inject) if index_exchanges else None
-        self.memory = GatedMemory(gate, self.prehook, self.posthook, recorder)
+        self.memory = GatedMemory(gate, self.prehook, self.posthook, recorder, inject_exchanges=inject_exchanges)
         self.gate = gate
         self.instructions = instructions
         self.tools = memory_tools(store, kinds=kinds, namespace=namespace) if kinds else []
@@ -124,6 +127,8 @@ class MemoryMiddleware(AgentMiddleware):
             tools = [t for t in request.tools if getattr(t, "name", None) not in self._tool_names]
             return request.override(tools=tools)
         base = _text(request.system_message) if request.system_message is not None else None
+        recalled = self.memory.recalled(request.state, _config(), request.runtime)
+        base = "\n\n".join(p for p in (base, recalled) if p) or None
         text = memory_prompt(request.state, base=base, instructions=self.instructions)
         return request.override(system_message=SystemMessage(text)) if text else request
 
