@@ -267,3 +267,14 @@ def test_the_pre_hook_injects_past_exchanges_only_when_asked(make_store, kind):
         run(agent, "sync", "How is my bonsai doing?", config(thread=thread))
         shown = "<past_conversations>" in system_text(model) and "Kenji lost its leaves" in system_text(model)
         assert shown is bool(inject)
+
+
+def test_erasing_a_user_forgets_what_was_said_too(make_store, backend, tmp_path):
+    store = make_store()
+    index_exchange(store, "hi", "hello", namespace=_ns(), thread_id="t1")
+    index_exchange(store, "hi", "hello", namespace=_ns("alice"), thread_id="t1")
+    if backend == "edge":  # a later process, which never opened the side collection
+        store.close()
+        store = make_store(tmp_path / "store")
+    assert store.erase(_ns()) == 1
+    assert conversations(store).count(Where(status=None)) == 1  # alice's stays
