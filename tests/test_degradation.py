@@ -192,6 +192,8 @@ def test_bad_settings_are_typed_errors():
         MemoryMiddleware(lambda: None, retry_interval=-1)
     with pytest.raises(InvalidMemoryError):
         DeferredStore("not a function")
+    with pytest.raises(InvalidMemoryError):
+        MemoryMiddleware(None)
 
 
 def test_a_deferred_store_retries_at_most_once_per_interval():

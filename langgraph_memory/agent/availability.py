@@ -101,8 +101,12 @@ class MemoryGate:
             raise InvalidMemoryError("on_unavailable", f"expected 'skip' or 'raise', got {on_unavailable!r}")
         if isinstance(retry_interval, bool) or not isinstance(retry_interval, (int, float)) or retry_interval < 0:
             raise InvalidMemoryError("retry_interval", "must be a number of seconds >= 0")
-        if callable(store) and not hasattr(store, "search"):
-            store = DeferredStore(store, retry_interval=retry_interval)
+        if not isinstance(store, DeferredStore):
+            if callable(store) and not hasattr(store, "search"):
+                store = DeferredStore(store, retry_interval=retry_interval)
+            elif not hasattr(store, "search"):
+                raise InvalidMemoryError(
+                    "store", f"expected a MemoryStore, a DeferredStore or a function opening one, got {store!r}")
         self.store = store
         self.on_unavailable = on_unavailable
         self.retry_interval = float(retry_interval)
