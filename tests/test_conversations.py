@@ -68,6 +68,7 @@ def test_a_detail_said_in_one_thread_is_found_first_from_another(make_store, bac
     assert side.count(Where(namespace="memories/mickael", fields=(("thread_id", ("t2",)),))) == 1
     assert side.count(Where(namespace="memories/mickael", fields=(("thread_id", ("t1",)),))) == 6
     assert search_conversations(store, "Kenji", namespace=_ns("someone-else")) == []
+    assert search_conversations(store, "how do I cook pasta", namespace=_ns()) == []  # the 0.3 floor
 
 
 @pytest.mark.integration
