@@ -45,9 +45,20 @@ _LAZY = {
     "react_agent_hooks": "langgraph_memory.agent.graph",
     "shared_store": "langgraph_memory.store._shared",
     "QdrantStore": "langgraph_memory.base_store",
+    "MemoryGate": "langgraph_memory.agent.availability",
+    "StoreUnavailableError": "langgraph_memory.errors",
+    "DeferredStore": "langgraph_memory.store.deferred",
+    "RecallHit": "langgraph_memory.store.conversations",
+    "search_conversations": "langgraph_memory.store.conversations",
+    "asearch_conversations": "langgraph_memory.store.conversations",
+    "index_exchange": "langgraph_memory.store.conversations",
+    "aindex_exchange": "langgraph_memory.store.conversations",
+    "index_summary": "langgraph_memory.store.conversations",
+    "aindex_summary": "langgraph_memory.store.conversations",
 }
 
 if TYPE_CHECKING:  # what type checkers and IDEs see
+    from langgraph_memory.agent.availability import MemoryGate
     from langgraph_memory.agent.graph import build_memory_graph, react_agent_hooks
     from langgraph_memory.agent.hooks import MemoryPosthook, MemoryPrehook, MemoryState, with_memories
     from langgraph_memory.agent.injection import InjectionConfig
@@ -61,6 +72,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         LangGraphMemoryError,
         SchemaMismatchError,
         StoreLockedError,
+        StoreUnavailableError,
     )
     from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
     from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
@@ -73,6 +85,16 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         lazy_default_embeddings,
         offline_embeddings,
     )
+    from langgraph_memory.store.conversations import (
+        RecallHit,
+        aindex_exchange,
+        aindex_summary,
+        asearch_conversations,
+        index_exchange,
+        index_summary,
+        search_conversations,
+    )
+    from langgraph_memory.store.deferred import DeferredStore
     from langgraph_memory.store.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
 
 
@@ -89,6 +111,16 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "DeferredStore",
+    "MemoryGate",
+    "RecallHit",
+    "StoreUnavailableError",
+    "aindex_exchange",
+    "aindex_summary",
+    "asearch_conversations",
+    "index_exchange",
+    "index_summary",
+    "search_conversations",
     "BackgroundWorker",
     "WorkerStats",
     "worker_for",

@@ -12,6 +12,7 @@ __all__ = [
     "StoreLockedError",
     "SchemaMismatchError",
     "EmbeddingsUnavailableError",
+    "StoreUnavailableError",
 ]
 
 
@@ -40,3 +41,8 @@ class SchemaMismatchError(LangGraphMemoryError):
 
 class EmbeddingsUnavailableError(LangGraphMemoryError):
     """No embedding model was given and none can be chosen automatically."""
+
+
+class StoreUnavailableError(LangGraphMemoryError):
+    """The store cannot be used now: its server is unreachable, its directory is locked by
+    another process, or there is no embedder. ``__cause__`` holds the original error."""

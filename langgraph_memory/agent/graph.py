@@ -14,9 +14,11 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
+from langgraph.runtime import get_runtime
 from langgraph.prebuilt.chat_agent_executor import AgentState as ReactAgentState
 from typing_extensions import Annotated, NotRequired
 
+from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
 from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
@@ -27,6 +29,7 @@ from langgraph_memory.agent.hooks import (
 )
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.agent.recall import ConversationRecorder
 from langgraph_memory.store import MemoryStore
 from langgraph_memory.agent.tools import memory_tools
 
@@ -46,13 +49,18 @@ def build_memory_graph(
     checkpointer: Any = None,
     background_stats: bool = True,
     context_schema: Any = None,
+    index_exchanges: bool = True,
+    on_unavailable: OnUnavailable = "skip",
+    retry_interval: float = 5.0,
+    inject_exchanges: int = 0,
 ) -> Any:
     """Compile the reference memory graph around ``model``.
 
     Args:
         model: any tool-calling chat model (``ChatOpenAI``, or :class:`ScriptedChatModel`
             offline).
-        store: the :class:`~langgraph_memory.MemoryStore`.
+        store: the :class:`~langgraph_memory.MemoryStore`, a ``DeferredStore``, or a
+            function returning a store (opened on first use, retried after failures).
         tools: your own tools, next to the memory tools.
         system_prompt: your system prompt; memory instructions and memories follow it.
         namespace, config, kinds, instructions: as for :class:`MemoryMiddleware`.
@@ -60,36 +68,57 @@ def build_memory_graph(
         background_stats: record injection statistics off the hot path.
         context_schema: the run's context type (e.g. a ``TypedDict`` with ``user_id``), so
             LangGraph Studio offers it as a form.
+        index_exchanges, on_unavailable, retry_interval, inject_exchanges: as for
+            :class:`MemoryMiddleware`; while memory is unavailable the model is bound
+            without the memory tools.
 
     Returns:
         The compiled graph; invoke it with ``{"messages": [...]}`` and a ``user_id`` in the
         context or ``configurable``.
     """
+    gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
+    store = gate.store
     prehook = MemoryPrehook(store, namespace=namespace, config=config)
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
-        background=background_stats,
+        background=background_stats, index_exchanges=index_exchanges,
     )
+    recorder = ConversationRecorder(store, include=prehook.should_inject) if index_exchanges else None
+    memory = GatedMemory(gate, prehook, posthook, recorder, inject_exchanges=inject_exchanges)
     all_tools = [*memory_tools(store, kinds=kinds, namespace=namespace), *tools] if kinds else list(tools)
     bound = model.bind_tools(all_tools) if all_tools else model
+    without_memory = model.bind_tools(list(tools)) if tools else model
+
+    def model_input(state: MemoryState, config: RunnableConfig) -> tuple[Any, list[Any]]:
+        if not gate.up:  # memory is off this turn: no memory tools, instructions or block
+            return without_memory, with_memories(state["messages"], {}, system_prompt=system_prompt, instructions=None)
+        recalled = memory.recalled(state, config, get_runtime()) if inject_exchanges else ""
+        prompt = "\n\n".join(p for p in (system_prompt, recalled) if p) or None
+        return bound, with_memories(state["messages"], state, system_prompt=prompt, instructions=instructions)
 
     def agent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
-        messages = with_memories(state["messages"], state, system_prompt=system_prompt, instructions=instructions)
-        return {"messages": [bound.invoke(messages, config)]}
+        runnable, messages = model_input(state, config)
+        return {"messages": [runnable.invoke(messages, config)]}
 
     async def aagent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
-        messages = with_memories(state["messages"], state, system_prompt=system_prompt, instructions=instructions)
-        return {"messages": [await bound.ainvoke(messages, config)]}
+        runnable, messages = model_input(state, config)
+        return {"messages": [await runnable.ainvoke(messages, config)]}
+
+    def memory_prehook(state: MemoryState, config: RunnableConfig, runtime: Any) -> dict[str, Any] | None:
+        return memory.before(state, config, runtime)
+
+    def memory_posthook(state: MemoryState, config: RunnableConfig, runtime: Any) -> dict[str, Any] | None:
+        return memory.after(state, config, runtime)
 
     def route(state: MemoryState) -> str:
         last = state["messages"][-1]
         return "tools" if isinstance(last, AIMessage) and last.tool_calls else "memory_posthook"
 
     builder = StateGraph(MemoryState, context_schema=context_schema)
-    builder.add_node("memory_prehook", prehook)
+    builder.add_node("memory_prehook", memory_prehook)
     builder.add_node("agent", RunnableLambda(agent, afunc=aagent, name="agent"))
     builder.add_node("tools", ToolNode(all_tools))
-    builder.add_node("memory_posthook", posthook)
+    builder.add_node("memory_posthook", memory_posthook)
     builder.add_edge(START, "memory_prehook")
     builder.add_edge("memory_prehook", "agent")
     builder.add_conditional_edges("agent", route, ["tools", "memory_posthook"])
@@ -97,6 +126,7 @@ def build_memory_graph(
     builder.add_edge("memory_posthook", END)
     graph = builder.compile(checkpointer=checkpointer, name="memory_agent")
     graph.memory_posthook = posthook  # type: ignore[attr-defined]  # tests and shutdown can wait()
+    graph.memory_gate = gate  # type: ignore[attr-defined]  # whether memory is on, and why not
     return graph
 
 

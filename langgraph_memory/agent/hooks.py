@@ -29,6 +29,7 @@ from langgraph_memory.agent.injection import (
     select_memories,
 )
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.agent.recall import ConversationRecorder, is_summary
 from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
 
@@ -139,8 +140,8 @@ def _text(message: BaseMessage) -> str:
 def default_should_inject(message: BaseMessage, skip_sources: frozenset[str]) -> bool:
     """Human messages start an injection unless they come from a skipped source (a
     ``source`` in ``additional_kwargs`` or the message ``name``, e.g. ``"system"``)."""
-    if not isinstance(message, HumanMessage):
-        return False
+    if not isinstance(message, HumanMessage) or is_summary(message):
+        return False  # a thread summary (SummarizationMiddleware) is not new input
     source = message.additional_kwargs.get("source") or message.name
     return source not in skip_sources
 
@@ -274,6 +275,9 @@ class MemoryPosthook:
         namespace: the same template as the pre-hook's.
         max_semantic_buffer: how many injected ids the semantic buffer keeps.
         background: record statistics off the hot path (``False``: before returning).
+        index_exchanges: hand each finished exchange (the human message(s) and the final
+            answer) to the background worker, for ``search_conversations``.
+        skip_sources: human-message sources left out of exchanges, as for the pre-hook.
     """
 
     def __init__(
@@ -283,11 +287,18 @@ class MemoryPosthook:
         namespace: Sequence[str] = DEFAULT_NAMESPACE,
         max_semantic_buffer: int = 100,
         background: bool = True,
+        index_exchanges: bool = True,
+        skip_sources: Sequence[str] = ("system",),
     ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
         self.max_semantic_buffer = max_semantic_buffer
         self.background = background
+        skipped = frozenset(skip_sources)
+        self.recorder = (
+            ConversationRecorder(store, include=lambda m: default_should_inject(m, skipped))
+            if index_exchanges else None
+        )
 
     def _close(self, state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
         ledger: MemoryLedger = state.get("memory") or {}
@@ -329,8 +340,11 @@ class MemoryPosthook:
         if closed is None:
             return None
         update, ids = closed
-        namespace = resolve_namespace(self.namespace, config=config, context=getattr(runtime, "context", None))
+        context = getattr(runtime, "context", None)
+        namespace = resolve_namespace(self.namespace, config=config, context=context)
         self._record(ids, namespace)
+        if self.recorder is not None:
+            self.recorder.record_turn(state, namespace, config, context)
         return update
 
     async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from typing_extensions import Annotated, NotRequired
 
+from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
 from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
@@ -25,6 +26,7 @@ from langgraph_memory.agent.hooks import (
 )
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.agent.recall import ConversationRecorder
 from langgraph_memory.store import MemoryStore
 from langgraph_memory.agent.tools import memory_tools
 
@@ -48,21 +50,37 @@ def _config() -> Any:
 class MemoryMiddleware(AgentMiddleware):
     """Long-term memory for ``create_agent(model, tools, middleware=[MemoryMiddleware(store)])``.
 
-    ``before_model`` runs the pre-hook when new human input arrived; ``wrap_model_call``
-    adds the memory instructions and the injected memories to the system message of that
-    call only (the thread's messages never hold them); ``after_model`` closes the turn once
-    the model answers without calling tools. The memory tools are attached.
+    ``before_model`` runs the pre-hook when new human input arrived (and indexes a thread
+    summary left by ``SummarizationMiddleware``: list this middleware after it);
+    ``wrap_model_call`` adds the memory instructions and the injected memories to the
+    system message of that call only (the thread's messages never hold them);
+    ``after_model`` closes the turn once the model answers without calling tools;
+    ``after_agent`` hands the exchange to the background worker. The memory tools are
+    attached.
+
+    Memory is optional: while the store or the embedder is unavailable (and with
+    ``on_unavailable="skip"``), the model is offered no memory tool and no memory
+    instructions, nothing is injected or indexed, and one warning is logged per cause;
+    memory comes back by itself (see :class:`~langgraph_memory.agent.availability.MemoryGate`).
+    Pass a function that opens the store (or a :class:`~langgraph_memory.DeferredStore`)
+    so that a store unreachable at startup does not stop the app either.
 
     The user comes from the runtime context or ``config["configurable"]["user_id"]``.
 
     Args:
-        store: the :class:`~langgraph_memory.MemoryStore`.
+        store: the :class:`~langgraph_memory.MemoryStore`, a ``DeferredStore``, or a
+            function returning a store (opened on first use, retried after failures).
         namespace: namespace template, default ``("memories", "{user_id}")``.
         config: the pre-hook's :class:`~langgraph_memory.agent.injection.InjectionConfig`.
         kinds: which tool families to attach (``fact``, ``self``, ``goal``); ``()`` for none.
         instructions: memory guidance added to the system prompt; ``None`` to omit.
         skip_sources: human-message sources that start no injection.
         background_stats: record injection statistics off the hot path.
+        index_exchanges: index every exchange and thread summary for ``search_conversations``.
+        on_unavailable: ``"skip"`` (default) goes on without memory; ``"raise"`` fails the turn.
+        retry_interval: seconds between attempts to reach an unavailable store.
+        inject_exchanges: past exchanges and summaries of other threads the pre-hook adds
+            to the model's input (0, the default: none; the model searches them itself).
     """
 
     state_schema = MemoryAgentState
@@ -77,26 +95,40 @@ class MemoryMiddleware(AgentMiddleware):
         instructions: str | None = MEMORY_INSTRUCTIONS,
         skip_sources: Sequence[str] = ("system",),
         background_stats: bool = True,
+        index_exchanges: bool = True,
+        on_unavailable: OnUnavailable = "skip",
+        retry_interval: float = 5.0,
+        inject_exchanges: int = 0,
     ) -> None:
         super().__init__()
-        self.store = store
+        gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
+        self.store = store = gate.store
         self.prehook = MemoryPrehook(store, namespace=namespace, config=config, skip_sources=skip_sources)
         self.posthook = MemoryPosthook(
             store, namespace=namespace,
             max_semantic_buffer=self.prehook.config.max_semantic_buffer,
-            background=background_stats,
+            background=background_stats, index_exchanges=False,  # after_agent does it
         )
+        recorder = ConversationRecorder(store, include=self.prehook.should_inject) if index_exchanges else None
+        self.memory = GatedMemory(gate, self.prehook, self.posthook, recorder, inject_exchanges=inject_exchanges)
+        self.gate = gate
         self.instructions = instructions
         self.tools = memory_tools(store, kinds=kinds, namespace=namespace) if kinds else []
+        self._tool_names = {t.name for t in self.tools}
 
     def before_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
-        return self.prehook(state, _config(), runtime)
+        return self.memory.before(state, _config(), runtime)
 
     async def abefore_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
-        return await self.prehook.acall(state, _config(), runtime)
+        return await self.memory.abefore(state, _config(), runtime)
 
     def _with_memory(self, request: ModelRequest) -> ModelRequest:
+        if not self.gate.up:  # memory is off this turn: offer none of it
+            tools = [t for t in request.tools if getattr(t, "name", None) not in self._tool_names]
+            return request.override(tools=tools)
         base = _text(request.system_message) if request.system_message is not None else None
+        recalled = self.memory.recalled(request.state, _config(), request.runtime)
+        base = "\n\n".join(p for p in (base, recalled) if p) or None
         text = memory_prompt(request.state, base=base, instructions=self.instructions)
         return request.override(system_message=SystemMessage(text)) if text else request
 
@@ -111,7 +143,15 @@ class MemoryMiddleware(AgentMiddleware):
         return await handler(self._with_memory(request))
 
     def after_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
-        return self.posthook(state, _config(), runtime)
+        return self.memory.after(state, _config(), runtime)
 
     async def aafter_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
-        return await self.posthook.acall(state, _config(), runtime)
+        return await self.memory.aafter(state, _config(), runtime)
+
+    def after_agent(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
+        self.memory.end_turn(state, _config(), runtime)
+        return None
+
+    async def aafter_agent(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
+        self.memory.end_turn(state, _config(), runtime)  # validation and a queue push: no I/O
+        return None

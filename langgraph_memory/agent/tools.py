@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
+from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
 from langgraph_memory.store.records import KIND_CATEGORIES, Memory, Namespace
 from langgraph_memory.store import MemoryStore, RememberResult
 
@@ -157,6 +158,12 @@ class _Tools:
             }
         )
 
+    def search_conversations(self, runtime: ToolRuntime, query: str, sources: list[str] | None, limit: int) -> str:
+        try:
+            return recall_search(self.store, self.scope(runtime), query, sources, limit)
+        except LangGraphMemoryError as exc:
+            raise ToolException(f"Error: {exc}") from exc
+
     def _touch(self, ids: list[str], namespace: Namespace) -> None:
         try:
             self.store.record_access(ids, namespace=namespace)
@@ -193,6 +200,9 @@ def _fact_tools(t: _Tools) -> list[BaseTool]:
     def delete_memory(runtime: ToolRuntime, id: str, reason: str) -> Command:
         return t.delete(runtime, "fact", id, reason)
 
+    def search_conversations(runtime: ToolRuntime, query: str, sources: list[str] | None = None, limit: int = 5) -> str:
+        return t.search_conversations(runtime, query, sources, limit)
+
     return [
         _tool("search_memories", "Search your memory of the user and their world. Returns facts with ids.",
               SearchArgs, search_memories),
@@ -202,6 +212,10 @@ def _fact_tools(t: _Tools) -> list[BaseTool]:
               "corrections of a known fact are merged automatically.", StoreArgs, store_memory),
         _tool("delete_memory", "Forget a fact that is wrong or outdated, or that the user asked you to forget.",
               DeleteArgs, delete_memory),
+        _tool("search_conversations", "Search what was said in past conversations (every exchange, "
+              "thread summaries) and your stored facts at once. Each result says what it is, when "
+              "and in which thread. Use it when the user refers to an earlier conversation.",
+              SearchConversationsArgs, search_conversations),
     ]
 
 
@@ -235,7 +249,7 @@ def memory_tools(
     Args:
         store: the :class:`~langgraph_memory.MemoryStore`.
         kinds: which families to expose: ``fact`` (search_memories, get_recent_memories,
-            store_memory, delete_memory), ``self`` (search_self, store_self, delete_self)
+            store_memory, delete_memory, search_conversations), ``self`` (search_self, store_self, delete_self)
             and ``goal`` (search_goals, store_goal, delete_goal).
         namespace: namespace template filled from the runtime, as for the pre-hook.
     """

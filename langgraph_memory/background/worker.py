@@ -83,6 +83,7 @@ class BackgroundWorker:
         self._accepted = self._done = self._failed = self._dropped = 0
         self._latency_total = 0.0
         self._warned_full = False
+        self._warned_failures: set[tuple[str, str]] = set()
         _LIVE_WORKERS.add(self)
 
     def submit(
@@ -145,7 +146,12 @@ class BackgroundWorker:
                 job.fn(*job.args, **job.kwargs)
             except BaseException as exc:  # an engine panic must not kill the thread
                 ok = False
-                logger.warning("memory background job %s failed: %s", job.label, exc)
+                # A down embedder fails every job alike: warn once per kind of failure,
+                # the stats count them all.
+                cause = (job.label, type(exc).__name__)
+                level = logging.DEBUG if cause in self._warned_failures else logging.WARNING
+                self._warned_failures.add(cause)
+                logger.log(level, "memory background job %s failed: %s", job.label, exc)
             with self._cond:
                 self._running -= 1
                 self._done += ok

@@ -19,6 +19,7 @@ from langgraph_memory.store._search import (
     search_plan,
 )
 from langgraph_memory.store._twins import async_twin
+from langgraph_memory.store.conversations import COLLECTION, conversations
 from langgraph_memory.store._writing import RememberResult, check_context
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
@@ -249,9 +250,16 @@ class MemoryStore(StoreConnection):
 
     def erase(self, namespace: Namespace) -> int:
         """Forget everything of ``namespace`` and of the namespaces under it, history
-        included. Returns how many records were removed."""
+        included, and what was said (exchanges and summaries of the side collections).
+        Returns how many records were removed."""
         key = namespace_key(validate_namespace(namespace))
-        return self._backend.delete_where(Where(namespace_prefix=key, status=None))
+        where = Where(namespace_prefix=key, status=None)
+        removed = self._backend.delete_where(where)
+        if self._backend.sibling(COLLECTION).stored_meta() is not None:
+            conversations(self)  # opened by an earlier process: erase there too
+        for side in list(self._sides.values()):
+            removed += side.delete_where(where)
+        return removed
 
     def purge_expired(self, namespace: Namespace | None = None) -> int:
         """Remove expired memories (reads already hide them). Returns how many."""
