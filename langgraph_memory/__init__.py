@@ -17,6 +17,7 @@ from langgraph_memory.errors import (
     InvalidMemoryError,
     LangGraphMemoryError,
     SchemaMismatchError,
+    StorageError,
     StoreLockedError,
 )
 from langgraph_memory.store.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
@@ -73,6 +74,7 @@ __all__ = [
     "RememberResult",
     "SchemaMismatchError",
     "SearchHit",
+    "StorageError",
     "StoreLockedError",
     "default_embedder_name",
     "default_embeddings",

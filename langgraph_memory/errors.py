@@ -12,6 +12,7 @@ __all__ = [
     "StoreLockedError",
     "SchemaMismatchError",
     "EmbeddingsUnavailableError",
+    "StorageError",
 ]
 
 
@@ -40,3 +41,9 @@ class SchemaMismatchError(LangGraphMemoryError):
 
 class EmbeddingsUnavailableError(LangGraphMemoryError):
     """No embedding model was given and none can be chosen automatically."""
+
+
+class StorageError(LangGraphMemoryError):
+    """The storage engine failed an operation it was given (a Qdrant Edge panic, an
+    unreadable store file). Inputs are validated first, so this signals a bug or damage,
+    never bad user input; the operation may or may not have been applied."""
