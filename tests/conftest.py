@@ -55,3 +55,37 @@ def make_store(backend, embeddings, tmp_path):
 @pytest.fixture
 def store(make_store):
     return make_store()
+
+
+@pytest.fixture(scope="session")
+def fake_embeddings():
+    """A deterministic fake embedder (same text, same vector; no model load) for tests of
+    validation, write paths and properties, where meaning does not matter."""
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    return DeterministicFakeEmbedding(size=128)
+
+
+@pytest.fixture
+def make_fake_store(backend, fake_embeddings, tmp_path):
+    """Like ``make_store``, with the fake embedder; ``client=`` shares a qdrant-client."""
+    from qdrant_client import QdrantClient
+
+    from langgraph_memory import MemoryStore
+
+    opened = []
+
+    def make(path=None, client=None, **kwargs):
+        if backend == "edge":
+            store = MemoryStore.open(path or tmp_path / "store", embeddings=fake_embeddings, **kwargs)
+        else:
+            store = MemoryStore(client=client or QdrantClient(":memory:"), embeddings=fake_embeddings, **kwargs)
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        try:
+            store.close()
+        except Exception:
+            pass

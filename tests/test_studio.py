@@ -158,12 +158,13 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
     assert latest[lina]["channel"] == "similar" and latest[lina]["reason"].startswith("similar (score")
     assert a2["memory"]["query"] == "where does my sister live?"
     assert cello not in {e["id"] for e in a2["memory"]["context"]}
-    assert all("cello" not in e["content"] for e in a2["memory"]["context"])
+    # The ledger holds ids and turns, never memory text: checkpoints could not erase it.
+    assert all(set(e) <= {"id", "channel", "reason", "turn", "score"} for e in a2["memory"]["context"])
     assert "Lina" in a2["messages"][-1]["content"] and "cello" not in a2["messages"][-1]["content"]
 
     bob_seen = {e["id"]: e for e in b2["memory"]["context"]}
-    assert cello in bob_seen and bob_seen[cello]["content"] == "I play the cello"
-    assert lina not in bob_seen and all("Lina" not in e["content"] for e in bob_seen.values())
+    assert cello in bob_seen and "I play the cello" not in str(b2["memory"])
+    assert lina not in bob_seen
     assert "cello" in b2["messages"][-1]["content"] and "Lina" not in b2["messages"][-1]["content"]
 
     # Silent injection: the memory block reached the model, never the thread's messages.

@@ -6,6 +6,7 @@ built from the public nodes so it doubles as an example for hand-written graphs.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Sequence
 
 from langchain_core.language_models import BaseChatModel
@@ -15,6 +16,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.prebuilt.chat_agent_executor import AgentState as ReactAgentState
+from langgraph.runtime import get_runtime
 from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.agent.hooks import (
@@ -23,6 +25,7 @@ from langgraph_memory.agent.hooks import (
     MemoryPrehook,
     MemoryState,
     merge_memory,
+    resolve_namespace,
     with_memories,
 )
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
@@ -73,12 +76,18 @@ def build_memory_graph(
     all_tools = [*memory_tools(store, kinds=kinds, namespace=namespace), *tools] if kinds else list(tools)
     bound = model.bind_tools(all_tools) if all_tools else model
 
+    def model_input(state: MemoryState, config: RunnableConfig) -> list[Any]:
+        namespace = resolve_namespace(prehook.namespace, config=config, context=get_runtime().context)
+        return with_memories(
+            state["messages"], state, store=store, namespace=namespace,
+            system_prompt=system_prompt, instructions=instructions,
+        )
+
     def agent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
-        messages = with_memories(state["messages"], state, system_prompt=system_prompt, instructions=instructions)
-        return {"messages": [bound.invoke(messages, config)]}
+        return {"messages": [bound.invoke(model_input(state, config), config)]}
 
     async def aagent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
-        messages = with_memories(state["messages"], state, system_prompt=system_prompt, instructions=instructions)
+        messages = await asyncio.to_thread(model_input, state, config)
         return {"messages": [await bound.ainvoke(messages, config)]}
 
     def route(state: MemoryState) -> str:
@@ -133,7 +142,9 @@ def react_agent_hooks(
     def pre_model_hook(state: MemoryReactState, config: RunnableConfig, runtime: Any) -> dict[str, Any]:
         update = prehook(state, config, runtime) or {}
         view = {**state, **update}
-        return {**update, "llm_input_messages": with_memories(state["messages"], view, instructions=instructions)}
+        namespace = resolve_namespace(prehook.namespace, config=config, context=getattr(runtime, "context", None))
+        messages = with_memories(state["messages"], view, store=store, namespace=namespace, instructions=instructions)
+        return {**update, "llm_input_messages": messages}
 
     def post_model_hook(state: MemoryReactState, config: RunnableConfig, runtime: Any) -> dict[str, Any]:
         return posthook(state, config, runtime) or {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Awaitable, Callable, Sequence
 
 from langchain.agents.middleware.types import (
@@ -22,6 +23,7 @@ from langgraph_memory.agent.hooks import (
     _text,
     memory_prompt,
     merge_memory,
+    resolve_namespace,
 )
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
@@ -97,7 +99,11 @@ class MemoryMiddleware(AgentMiddleware):
 
     def _with_memory(self, request: ModelRequest) -> ModelRequest:
         base = _text(request.system_message) if request.system_message is not None else None
-        text = memory_prompt(request.state, base=base, instructions=self.instructions)
+        context = getattr(request.runtime, "context", None)
+        namespace = resolve_namespace(self.prehook.namespace, config=_config(), context=context)
+        text = memory_prompt(
+            request.state, store=self.store, namespace=namespace, base=base, instructions=self.instructions
+        )
         return request.override(system_message=SystemMessage(text)) if text else request
 
     def wrap_model_call(
@@ -108,7 +114,7 @@ class MemoryMiddleware(AgentMiddleware):
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
     ) -> ModelResponse:
-        return await handler(self._with_memory(request))
+        return await handler(await asyncio.to_thread(self._with_memory, request))
 
     def after_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
         return self.posthook(state, _config(), runtime)
