@@ -180,8 +180,10 @@ def test_the_prehook_only_succeeds_or_raises_a_typed_error(store, text, user, ov
 @pytest.fixture(scope="module")
 def export_line(stores, tmp_path_factory):
     path = tmp_path_factory.mktemp("export") / "e.jsonl"
+    source = ("exports", "prop-user")  # the other properties may have erased NS
+    stores["edge"].remember("Dave likes tea", namespace=source, subjects=["dave"], metadata={"via": "chat"})
     with path.open("w", encoding="utf-8") as out:
-        export_jsonl(stores["edge"], out, namespace=NS)
+        export_jsonl(stores["edge"], out, namespace=source)
     header, line = path.read_text(encoding="utf-8").splitlines()[:2]
     return header, json.loads(line)
 
