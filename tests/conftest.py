@@ -66,26 +66,18 @@ def fake_embeddings():
     return DeterministicFakeEmbedding(size=128)
 
 
-@pytest.fixture
-def make_fake_store(backend, fake_embeddings, tmp_path):
-    """Like ``make_store``, with the fake embedder; ``client=`` shares a qdrant-client."""
+@pytest.fixture(scope="module")
+def fake_stores(tmp_path_factory, fake_embeddings):
+    """One store per backend for a module, on the fake embedder (opening an Edge store
+    costs seconds on a loaded machine): tests share it, each in a namespace of its own."""
     from qdrant_client import QdrantClient
 
     from langgraph_memory import MemoryStore
 
-    opened = []
-
-    def make(path=None, client=None, **kwargs):
-        if backend == "edge":
-            store = MemoryStore.open(path or tmp_path / "store", embeddings=fake_embeddings, **kwargs)
-        else:
-            store = MemoryStore(client=client or QdrantClient(":memory:"), embeddings=fake_embeddings, **kwargs)
-        opened.append(store)
-        return store
-
-    yield make
-    for store in opened:
-        try:
-            store.close()
-        except Exception:
-            pass
+    stores = {
+        "edge": MemoryStore.open(tmp_path_factory.mktemp("fake_stores") / "s", embeddings=fake_embeddings),
+        "qdrant": MemoryStore(client=QdrantClient(":memory:"), embeddings=fake_embeddings),
+    }
+    yield stores
+    for store in stores.values():
+        store.close()

@@ -27,22 +27,9 @@ from langgraph_memory.store._transfer import ImportFormatError, export_jsonl, im
 from langgraph_memory.testing import ScriptedChatModel, tool_call
 
 
-@pytest.fixture(scope="module")
-def shared_stores(tmp_path_factory, fake_embeddings):
-    """One store per backend for the module (opening an Edge store costs seconds on a
-    loaded machine); every test works in a namespace of its own."""
-    stores = {
-        "edge": MemoryStore.open(tmp_path_factory.mktemp("hardening") / "s", embeddings=fake_embeddings),
-        "qdrant": MemoryStore(client=QdrantClient(":memory:"), embeddings=fake_embeddings),
-    }
-    yield stores
-    for store in stores.values():
-        store.close()
-
-
 @pytest.fixture
-def store(shared_stores, backend):
-    return shared_stores[backend]
+def store(fake_stores, backend):
+    return fake_stores[backend]
 
 
 @pytest.fixture

@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.graph import START, StateGraph
 from langgraph.prebuilt import ToolNode
-from qdrant_client import QdrantClient
 
 from langgraph_memory import LangGraphMemoryError, MemoryPrehook, MemoryState, MemoryStore, memory_tools
 from langgraph_memory.store._transfer import export_jsonl, import_jsonl
@@ -58,16 +57,10 @@ NS = ("memories", "prop-user")
 
 
 @pytest.fixture(scope="module")
-def stores(tmp_path_factory, fake_embeddings):
-    opened = {
-        "edge": MemoryStore.open(tmp_path_factory.mktemp("properties") / "s", embeddings=fake_embeddings),
-        "qdrant": MemoryStore(client=QdrantClient(":memory:"), embeddings=fake_embeddings),
-    }
-    for store in opened.values():
+def stores(fake_stores):
+    for store in fake_stores.values():
         store.remember("Dave likes tea", namespace=NS)
-    yield opened
-    for store in opened.values():
-        store.close()
+    return fake_stores
 
 
 @pytest.fixture
