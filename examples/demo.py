@@ -67,7 +67,7 @@ STORY: list[tuple[str, str, list[Any]]] = [
 ]
 
 
-def show_turn(thread: str, turn: int, said: str, out: dict[str, Any], before: int) -> None:
+def show_turn(store: MemoryStore, thread: str, turn: int, said: str, out: dict[str, Any], before: int) -> None:
     ledger = out.get("memory") or {}
     print(f"\n── {thread} · turn {turn} " + "─" * 50)
     print(f"  you    : {said}")
@@ -75,8 +75,10 @@ def show_turn(thread: str, turn: int, said: str, out: dict[str, Any], before: in
     if not latest:
         seen = len(ledger.get("context") or [])
         print(f"  inject : nothing new ({seen} memories still in view)")
+    # The ledger holds ids only: the text is read from the store.
+    texts = {m.id: m.content for m, _ in store.get_many([e["id"] for e in latest], namespace=("memories", USER))}
     for entry in latest:
-        print(f"  inject : {entry['content']!r}  ← {entry['reason']}")
+        print(f"  inject : {texts.get(entry['id'], '(gone)')!r}  ← {entry['reason']}")
     for message in out["messages"][before:]:
         if isinstance(message, ToolMessage):
             print(f"  memory : {message.name}: {message.content}")
@@ -93,7 +95,7 @@ def replay(store: MemoryStore) -> None:
         before = len(graph.get_state(cfg).values.get("messages", [])) + 1
         out = graph.invoke({"messages": [HumanMessage(said)]}, cfg)
         turns[thread] = turns.get(thread, 0) + 1
-        show_turn(thread, turns[thread], said, out, before)
+        show_turn(store, thread, turns[thread], said, out, before)
     live = store.search("Mickael David épaule", namespace=NAMESPACE, limit=20)
     print("\nWhat the store now knows about Mickael:")
     for hit in sorted(live, key=lambda h: h.memory.created_at):
@@ -112,7 +114,7 @@ def chat(store: MemoryStore) -> None:
     print("Chat with memory (empty line to quit).")
     while (said := input("you> ").strip()):
         before = len(graph.get_state(cfg).values.get("messages", [])) + 1
-        show_turn("chat", 0, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before)
+        show_turn(store, "chat", 0, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import json
 import re
 import uuid
 from pathlib import Path
@@ -45,8 +46,9 @@ FORGET = re.compile(
     r"^\s*(?:please\s+)?(?:(?P<en>forget)(?:\s+that)?|(?P<fr>oublie)(?:\s+que\s+|\s+qu'|\s+))\s*(?P<fact>.+?)[\s.!]*$",
     re.IGNORECASE | re.DOTALL,
 )
-# One line of the rendered <memories> block: "- [tag] (id: <id>, <date>) <content>".
-MEMORY_LINE = re.compile(r"^- \[(?P<tag>[^\]]+)\] \(id: (?P<id>[^,]+), [^)]*\) (?P<content>.+)$")
+# One line of the rendered <memories> block: '- [tag] (id: <id>, <date>) "<content>"' (the
+# content is a JSON string).
+MEMORY_LINE = re.compile(r"^- \[(?P<tag>[^\]]+)\] \(id: (?P<id>[^,]+), [^)]*\) (?P<content>\".*\")$")
 WORD = re.compile(r"\w+")
 
 
@@ -65,7 +67,8 @@ def shown_memories(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
     if not messages or not isinstance(messages[0], SystemMessage):
         return []
     block = _text(messages[0]).partition("<memories>")[2].partition("</memories>")[0]
-    return [m.groupdict() for line in block.splitlines() if (m := MEMORY_LINE.match(line.strip()))]
+    rows = [m.groupdict() for line in block.splitlines() if (m := MEMORY_LINE.match(line.strip()))]
+    return [{**row, "content": json.loads(row["content"])} for row in rows]
 
 
 def _call(name: str, args: dict[str, Any]) -> AIMessage:

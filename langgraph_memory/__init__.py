@@ -47,6 +47,7 @@ _LAZY = {
     "QdrantStore": "langgraph_memory.base_store",
     "MemoryGate": "langgraph_memory.agent.availability",
     "StoreUnavailableError": "langgraph_memory.errors",
+    "StorageError": "langgraph_memory.errors",
     "DeferredStore": "langgraph_memory.store.deferred",
     "RecallHit": "langgraph_memory.store.conversations",
     "search_conversations": "langgraph_memory.store.conversations",
@@ -72,6 +73,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         LangGraphMemoryError,
         SchemaMismatchError,
         StoreLockedError,
+        StorageError,
         StoreUnavailableError,
     )
     from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
@@ -150,6 +152,7 @@ __all__ = [
     "RememberResult",
     "SchemaMismatchError",
     "SearchHit",
+    "StorageError",
     "StoreLockedError",
     "default_embedder_name",
     "default_embeddings",

@@ -13,6 +13,7 @@ __all__ = [
     "SchemaMismatchError",
     "EmbeddingsUnavailableError",
     "StoreUnavailableError",
+    "StorageError",
 ]
 
 
@@ -46,3 +47,9 @@ class EmbeddingsUnavailableError(LangGraphMemoryError):
 class StoreUnavailableError(LangGraphMemoryError):
     """The store cannot be used now: its server is unreachable, its directory is locked by
     another process, or there is no embedder. ``__cause__`` holds the original error."""
+
+
+class StorageError(LangGraphMemoryError):
+    """The storage engine failed an operation it was given (a Qdrant Edge panic, an
+    unreadable store file). Inputs are validated first, so this signals a bug or damage,
+    never bad user input; the operation may or may not have been applied."""

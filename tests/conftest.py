@@ -55,3 +55,29 @@ def make_store(backend, embeddings, tmp_path):
 @pytest.fixture
 def store(make_store):
     return make_store()
+
+
+@pytest.fixture(scope="session")
+def fake_embeddings():
+    """A deterministic fake embedder (same text, same vector; no model load) for tests of
+    validation, write paths and properties, where meaning does not matter."""
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    return DeterministicFakeEmbedding(size=128)
+
+
+@pytest.fixture(scope="module")
+def fake_stores(tmp_path_factory, fake_embeddings):
+    """One store per backend for a module, on the fake embedder (opening an Edge store
+    costs seconds on a loaded machine): tests share it, each in a namespace of its own."""
+    from qdrant_client import QdrantClient
+
+    from langgraph_memory import MemoryStore
+
+    stores = {
+        "edge": MemoryStore.open(tmp_path_factory.mktemp("fake_stores") / "s", embeddings=fake_embeddings),
+        "qdrant": MemoryStore(client=QdrantClient(":memory:"), embeddings=fake_embeddings),
+    }
+    yield stores
+    for store in stores.values():
+        store.close()

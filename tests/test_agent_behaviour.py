@@ -57,6 +57,12 @@ def days_ago(n: float) -> datetime:
     return datetime.now(timezone.utc) - timedelta(days=n)
 
 
+
+def with_text(store, ns, entries):
+    """Ledger entries (ids only) with the text of their memory, read from the store."""
+    texts = {m.id: m.content for m, _ in store.get_many([e["id"] for e in entries], namespace=ns)}
+    return [{**e, "content": texts[e["id"]]} for e in entries]
+
 def test_identity_reaches_the_model_on_hello(store, ns, user, kind, mode):
     store.remember("The user's name is Mickael and he lives in Toulouse", namespace=ns,
                    memory_type="identity", created_at=days_ago(30))
@@ -77,7 +83,7 @@ def test_what_did_we_talk_about_brings_recent_memories(store, ns, user, kind, mo
     text = system_text(model)
     for fact in recent:
         assert fact in text
-    channels = {e["content"]: e["channel"] for e in out["memory"]["latest"]}
+    channels = {e["content"]: e["channel"] for e in with_text(store, ns, out["memory"]["latest"])}
     assert all(channels[f] in ("recent", "similar") for f in recent)
     assert channels.get("Mickael studied chemistry at university") != "recent"
 
@@ -87,7 +93,7 @@ def test_a_similar_memory_reaches_the_model(store, ns, user, kind, mode):
     store.remember("The office coffee machine is broken", namespace=ns, created_at=days_ago(10))
     model = ScriptedChatModel(responses=[]).say("Greece!")
     out = run(build_agent(kind, store, model), mode, "Where am I going on holiday?", config(user))
-    latest = {e["content"]: e for e in out["memory"]["latest"]}
+    latest = {e["content"]: e for e in with_text(store, ns, out["memory"]["latest"])}
     chosen = latest["Mickael is going to Greece for his holidays in February"]
     assert chosen["channel"] == "similar" and "cosine" in chosen["reason"]
     assert "Mickael is going to Greece" in system_text(model)
@@ -99,12 +105,12 @@ def test_second_ask_injects_nothing_new_but_model_still_sees_it_then_it_returns(
     agent = build_agent(kind, store, model)
     cfg = config(user, reinject_after_turns=2)
     first = run(agent, mode, "How is my shoulder?", cfg)
-    assert [e["content"] for e in first["memory"]["latest"]] == ["Mickael broke his shoulder"]
+    assert [e["content"] for e in with_text(store, ns, first["memory"]["latest"])] == ["Mickael broke his shoulder"]
     second = run(agent, mode, "How is my shoulder?", cfg)
     assert second["memory"]["latest"] == []
     assert "Mickael broke his shoulder" in system_text(model)  # still inside the window
     third = run(agent, mode, "How is my shoulder?", cfg)
-    assert [e["content"] for e in third["memory"]["latest"]] == ["Mickael broke his shoulder"]
+    assert [e["content"] for e in with_text(store, ns, third["memory"]["latest"])] == ["Mickael broke his shoulder"]
     assert third["memory"]["turn"] == 3
 
 
@@ -113,7 +119,7 @@ def test_near_identical_memories_are_never_both_injected(store, ns, user, kind, 
     store.remember("Mickael loves skiing in the Alps.", namespace=ns, dedup=False, created_at=days_ago(5))
     model = ScriptedChatModel(responses=[]).say("skiing!")
     out = run(build_agent(kind, store, model), mode, "Do I like skiing in the Alps?", config(user))
-    skiing = [e for e in out["memory"]["latest"] if "skiing" in e["content"]]
+    skiing = [e for e in with_text(store, ns, out["memory"]["latest"]) if "skiing" in e["content"]]
     assert len(skiing) == 1
     assert system_text(model).count("loves skiing in the Alps") == 1
 

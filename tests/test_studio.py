@@ -82,6 +82,10 @@ def _wait_ready(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
 @pytest.fixture
 def studio(tmp_path: Path) -> Iterator[dict[str, Any]]:
     """A ``langgraph dev`` server on a free local port, with its own memory store."""
+    yield from _serve(tmp_path)
+
+
+def _serve(tmp_path: Path, config: Path | None = None) -> Iterator[dict[str, Any]]:
     port = _free_port()
     memory_path = tmp_path / "memory"
     log = tmp_path / "langgraph_dev.log"
@@ -99,6 +103,8 @@ def studio(tmp_path: Path) -> Iterator[dict[str, Any]]:
     # --no-reload: the embedded store is opened by one process at a time.
     command = [sys.executable, "-m", "langgraph_cli", "dev", "--host", "127.0.0.1", "--port", str(port),
                "--no-browser", "--no-reload"]
+    if config is not None:
+        command += ["--config", str(config)]
     with log.open("wb") as out:
         proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
@@ -177,12 +183,13 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
     assert latest[lina]["channel"] == "similar" and latest[lina]["reason"].startswith("similar (score")
     assert a2["memory"]["query"] == "where does my sister live?"
     assert cello not in {e["id"] for e in a2["memory"]["context"]}
-    assert all("cello" not in e["content"] for e in a2["memory"]["context"])
+    # The ledger holds ids and turns, never memory text: checkpoints could not erase it.
+    assert all(set(e) <= {"id", "channel", "reason", "turn", "score"} for e in a2["memory"]["context"])
     assert "Lina" in a2["messages"][-1]["content"] and "cello" not in a2["messages"][-1]["content"]
 
     bob_seen = {e["id"]: e for e in b2["memory"]["context"]}
-    assert cello in bob_seen and bob_seen[cello]["content"] == "I play the cello"
-    assert lina not in bob_seen and all("Lina" not in e["content"] for e in bob_seen.values())
+    assert cello in bob_seen and "I play the cello" not in str(b2["memory"])
+    assert lina not in bob_seen
     assert "cello" in b2["messages"][-1]["content"] and "Lina" not in b2["messages"][-1]["content"]
 
     # A run without a user fails, and the client reads why and what to pass.
@@ -207,3 +214,56 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
         bob = store.recent(namespace=("memories", "bob"), since=None)
     assert [(m.id, m.content) for m in alice] == [(lina, "my sister Lina lives in Lyon")]
     assert [(m.id, m.content) for m in bob] == [(cello, "I play the cello")]
+
+
+AUTH_HANDLER = """
+from langgraph_sdk import Auth
+
+auth = Auth()
+TOKENS = {"token-alice": "alice", "token-bob": "bob"}
+
+
+@auth.authenticate
+async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
+    user = TOKENS.get((authorization or "").removeprefix("Bearer ").strip())
+    if user is None:
+        raise Auth.exceptions.HTTPException(status_code=401, detail="unknown token")
+    return {"identity": user}
+"""
+
+
+@pytest.fixture
+def studio_with_auth(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """``langgraph dev`` with a test-only langgraph.json (in tmp) adding a small token auth."""
+    (tmp_path / "auth.py").write_text(AUTH_HANDLER)
+    config = tmp_path / "langgraph.json"
+    config.write_text(json.dumps({
+        "dependencies": [str(ROOT)],
+        "graphs": {GRAPH_ID: str(ROOT / "examples" / "studio_agent.py") + ":graph"},
+        "auth": {"path": str(tmp_path / "auth.py") + ":auth"},
+    }))
+    yield from _serve(tmp_path, config)
+
+
+def test_on_a_server_with_auth_the_namespace_is_the_authenticated_user(studio_with_auth, embeddings) -> None:
+    """A client that sets another user_id (context or configurable) still reads and writes
+    only its authenticated user's memories."""
+    from langgraph_sdk import get_sync_client
+
+    alice = get_sync_client(url=studio_with_auth["url"], headers={"Authorization": "Bearer token-alice"})
+    bob = get_sync_client(url=studio_with_auth["url"], headers={"Authorization": "Bearer token-bob"})
+    stored = _turn(alice, "bob", "remember that I play the cello", via="context")
+    cello = _stored_id(stored)
+    spoofed = _turn(bob, "alice", "what do you know about me?", via="configurable")
+    assert cello not in {e["id"] for e in spoofed["memory"]["context"]}
+    assert "cello" not in spoofed["messages"][-1]["content"]
+    own = _turn(alice, "mallory", "what do you know about me?", via="context")
+    assert cello in {e["id"] for e in own["memory"]["context"]} and "cello" in own["messages"][-1]["content"]
+
+    _stop(studio_with_auth["proc"])
+    from langgraph_memory import MemoryStore
+
+    with MemoryStore.open(studio_with_auth["memory_path"], embeddings=embeddings) as store:
+        assert [m.id for m in store.recent(namespace=("memories", "alice"), since=None)] == [cello]
+        assert store.count(namespace=("memories", "bob")) == 0
+        assert store.count(namespace=("memories", "mallory")) == 0

@@ -6,6 +6,7 @@ built from the public nodes so it doubles as an example for hand-written graphs.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Sequence
 
 from langchain_core.language_models import BaseChatModel
@@ -14,8 +15,8 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
-from langgraph.runtime import get_runtime
 from langgraph.prebuilt.chat_agent_executor import AgentState as ReactAgentState
+from langgraph.runtime import get_runtime
 from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
@@ -25,6 +26,7 @@ from langgraph_memory.agent.hooks import (
     MemoryPrehook,
     MemoryState,
     merge_memory,
+    resolve_namespace,
     with_memories,
 )
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
@@ -90,18 +92,29 @@ def build_memory_graph(
     without_memory = model.bind_tools(list(tools)) if tools else model
 
     def model_input(state: MemoryState, config: RunnableConfig) -> tuple[Any, list[Any]]:
-        if not gate.up:  # memory is off this turn: no memory tools, instructions or block
-            return without_memory, with_memories(state["messages"], {}, system_prompt=system_prompt, instructions=None)
-        recalled = memory.recalled(state, config, get_runtime()) if inject_exchanges else ""
-        prompt = "\n\n".join(p for p in (system_prompt, recalled) if p) or None
-        return bound, with_memories(state["messages"], state, system_prompt=prompt, instructions=instructions)
+        if gate.up:
+            runtime = get_runtime()
+            namespace = resolve_namespace(prehook.namespace, config=config, context=runtime.context)
+            recalled = memory.recalled(state, config, runtime) if inject_exchanges else ""
+            prompt = "\n\n".join(p for p in (system_prompt, recalled) if p) or None
+            messages = gate.run(
+                with_memories, state["messages"], state, store=store, namespace=namespace,
+                system_prompt=prompt, instructions=instructions,
+            )
+            if messages is not None:
+                return bound, messages
+        # Memory is off this turn (or its store failed just now): no memory tools,
+        # instructions or block. An empty ledger never reads the store.
+        return without_memory, with_memories(
+            state["messages"], {}, store=store, namespace=(), system_prompt=system_prompt, instructions=None
+        )
 
     def agent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
         runnable, messages = model_input(state, config)
         return {"messages": [runnable.invoke(messages, config)]}
 
     async def aagent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
-        runnable, messages = model_input(state, config)
+        runnable, messages = await asyncio.to_thread(model_input, state, config)
         return {"messages": [await runnable.ainvoke(messages, config)]}
 
     def memory_prehook(state: MemoryState, config: RunnableConfig, runtime: Any) -> dict[str, Any] | None:
@@ -163,7 +176,9 @@ def react_agent_hooks(
     def pre_model_hook(state: MemoryReactState, config: RunnableConfig, runtime: Any) -> dict[str, Any]:
         update = prehook(state, config, runtime) or {}
         view = {**state, **update}
-        return {**update, "llm_input_messages": with_memories(state["messages"], view, instructions=instructions)}
+        namespace = resolve_namespace(prehook.namespace, config=config, context=getattr(runtime, "context", None))
+        messages = with_memories(state["messages"], view, store=store, namespace=namespace, instructions=instructions)
+        return {**update, "llm_input_messages": messages}
 
     def post_model_hook(state: MemoryReactState, config: RunnableConfig, runtime: Any) -> dict[str, Any]:
         return posthook(state, config, runtime) or {}

@@ -20,6 +20,7 @@ from typing_extensions import Annotated, NotRequired
 from langgraph_memory.background.worker import worker_for
 from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.injection import (
+    Chosen,
     Injection,
     InjectionConfig,
     MemoryLedger,
@@ -30,6 +31,7 @@ from langgraph_memory.agent.injection import (
 )
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.agent.recall import ConversationRecorder, is_summary
+from langgraph_memory.store._checks import clean_query, visible
 from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
 
@@ -41,6 +43,7 @@ __all__ = [
     "MemoryState",
     "memory_prompt",
     "merge_memory",
+    "visible_memories",
     "resolve_namespace",
     "with_memories",
 ]
@@ -112,13 +115,21 @@ def resolve_namespace(
     Values come from the runtime context (a dict or an object) first, then from
     ``config["configurable"]``. A missing value is an error: memories must never fall
     back to a shared namespace.
+
+    On a LangGraph server with custom authentication, ``{user_id}`` is the authenticated
+    user (``configurable["langgraph_auth_user_id"]``, which the server sets and a client
+    cannot), whatever ``user_id`` the client put in the context or ``configurable``.
     """
     configurable = (config or {}).get("configurable", {}) or {}
+    authenticated = configurable.get("langgraph_auth_user_id")
     parts = []
     for part in template:
         fields = [f for _, f, _, _ in string.Formatter().parse(part) if f]
         values = {}
         for name in fields:
+            if name == "user_id" and isinstance(authenticated, str) and authenticated.strip():
+                values[name] = authenticated
+                continue
             value = _lookup(context, name)
             if value is None:
                 value = configurable.get(name)
@@ -159,6 +170,13 @@ def human_burst(
             continue
         break
     return list(reversed(burst))
+
+
+def _query(burst: Sequence[BaseMessage]) -> str | None:
+    # Whatever the user typed (lone surrogates, control characters, a megabyte of text)
+    # becomes something to search with: the user's text never fails a turn.
+    text = clean_query("\n".join(_text(m) for m in burst))
+    return text if visible(text) else None
 
 
 def _message_key(messages: Sequence[BaseMessage], message: BaseMessage) -> str:
@@ -211,7 +229,7 @@ class MemoryPrehook:
             return None
         namespace = resolve_namespace(self.namespace, config=config, context=context)
         overrides = ((config or {}).get("configurable") or {}).get("memory_config")
-        settings = self.config.replace(**overrides) if overrides else self.config
+        settings = self.config.override(overrides) if overrides else self.config
         return ledger, burst, namespace, settings
 
     def _update(
@@ -243,7 +261,7 @@ class MemoryPrehook:
         if plan is None:
             return None
         ledger, burst, namespace, settings = plan
-        query = "\n".join(_text(m) for m in burst)
+        query = _query(burst)
         injection = select_memories(
             self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
         )
@@ -255,7 +273,7 @@ class MemoryPrehook:
         if plan is None:
             return None
         ledger, burst, namespace, settings = plan
-        query = "\n".join(_text(m) for m in burst)
+        query = _query(burst)
         injection = await aselect_memories(
             self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
         )
@@ -354,16 +372,31 @@ class MemoryPosthook:
         return self(state, config, runtime)
 
 
+def visible_memories(state: Mapping[str, Any], store: MemoryStore, namespace: Namespace) -> list[Chosen]:
+    """The memories in the model's view now: the ledger's ids, read from the store, so
+    those expired, deleted, superseded or erased since they were injected are left out."""
+    entries = (state.get("memory") or {}).get("context", [])
+    if not entries:
+        return []
+    found = {m.id: m for m, _ in store.get_many([e["id"] for e in entries], namespace=namespace)}
+    return [
+        Chosen(found[e["id"]], e["channel"], e.get("score"), e["reason"])  # type: ignore[arg-type]
+        for e in entries if e["id"] in found
+    ]
+
+
 def memory_prompt(
     state: Mapping[str, Any],
     *,
+    store: MemoryStore,
+    namespace: Namespace,
     base: str | None = None,
     instructions: str | None = MEMORY_INSTRUCTIONS,
 ) -> str:
     """The system prompt with memory: ``base``, the memory instructions, then the block of
-    memories the model should see now (rendered from ``state["memory"]``)."""
-    ledger: MemoryLedger = state.get("memory") or {}
-    parts = [base, instructions, render_memories(ledger.get("context", []))]
+    memories the model should see now (the ids in ``state["memory"]``, read from
+    ``store`` in ``namespace``)."""
+    parts = [base, instructions, render_memories(visible_memories(state, store, namespace))]
     return "\n\n".join(p for p in parts if p)
 
 
@@ -371,6 +404,8 @@ def with_memories(
     messages: Sequence[BaseMessage],
     state: Mapping[str, Any],
     *,
+    store: MemoryStore,
+    namespace: Namespace,
     system_prompt: str | None = None,
     instructions: str | None = MEMORY_INSTRUCTIONS,
 ) -> list[BaseMessage]:
@@ -378,12 +413,14 @@ def with_memories(
     message if any, ``system_prompt``, the memory instructions and the injected block)
     followed by the thread's other messages.
 
-    The block is built from ``state["memory"]`` on every call and never stored in the
-    thread, so the checkpointed ``messages`` stay exactly what was said.
+    The block is built from ``state["memory"]`` and ``store`` on every call and never
+    stored in the thread, so the checkpointed ``messages`` stay exactly what was said.
     """
     rest = list(messages)
     bases = [_text(rest.pop(0))] if rest and isinstance(rest[0], SystemMessage) else []
     if system_prompt:
         bases.append(system_prompt)
-    text = memory_prompt(state, base="\n\n".join(bases) or None, instructions=instructions)
+    text = memory_prompt(
+        state, store=store, namespace=namespace, base="\n\n".join(bases) or None, instructions=instructions
+    )
     return ([SystemMessage(text)] if text else []) + rest

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Awaitable, Callable, Sequence
 
 from langchain.agents.middleware.types import (
@@ -23,6 +24,7 @@ from langgraph_memory.agent.hooks import (
     _text,
     memory_prompt,
     merge_memory,
+    resolve_namespace,
 )
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
@@ -122,14 +124,24 @@ class MemoryMiddleware(AgentMiddleware):
     async def abefore_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
         return await self.memory.abefore(state, _config(), runtime)
 
+    def _without_memory(self, request: ModelRequest) -> ModelRequest:
+        tools = [t for t in request.tools if getattr(t, "name", None) not in self._tool_names]
+        return request.override(tools=tools)
+
     def _with_memory(self, request: ModelRequest) -> ModelRequest:
         if not self.gate.up:  # memory is off this turn: offer none of it
-            tools = [t for t in request.tools if getattr(t, "name", None) not in self._tool_names]
-            return request.override(tools=tools)
+            return self._without_memory(request)
         base = _text(request.system_message) if request.system_message is not None else None
         recalled = self.memory.recalled(request.state, _config(), request.runtime)
         base = "\n\n".join(p for p in (base, recalled) if p) or None
-        text = memory_prompt(request.state, base=base, instructions=self.instructions)
+        context = getattr(request.runtime, "context", None)
+        namespace = resolve_namespace(self.prehook.namespace, config=_config(), context=context)
+        text = self.gate.run(
+            memory_prompt, request.state, store=self.store, namespace=namespace, base=base,
+            instructions=self.instructions,
+        )
+        if text is None:  # the store failed just now: answer without memory
+            return self._without_memory(request)
         return request.override(system_message=SystemMessage(text)) if text else request
 
     def wrap_model_call(
@@ -140,7 +152,7 @@ class MemoryMiddleware(AgentMiddleware):
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
     ) -> ModelResponse:
-        return await handler(self._with_memory(request))
+        return await handler(await asyncio.to_thread(self._with_memory, request))
 
     def after_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
         return self.memory.after(state, _config(), runtime)

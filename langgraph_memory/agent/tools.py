@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
 from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
+from langgraph_memory.agent.injection import render_line
 from langgraph_memory.store.records import KIND_CATEGORIES, Memory, Namespace
 from langgraph_memory.store import MemoryStore, RememberResult
 
@@ -79,7 +80,8 @@ class DeleteArgs(BaseModel):
 
 
 def format_memories(memories: Sequence[Memory], *, empty: str = "No memories found.") -> str:
-    """Memories as the tools show them: kind or category, id, content, subjects, date."""
+    """Memories as the tools show them: kind or category, id, content, subjects, date; one
+    line each, the content quoted as data (:func:`~langgraph_memory.agent.injection.render_line`)."""
     if not memories:
         return empty
     lines = []
@@ -87,18 +89,19 @@ def format_memories(memories: Sequence[Memory], *, empty: str = "No memories fou
         tag = m.category or (m.memory_type if m.kind == "fact" else m.kind)
         extra = f"subjects: {', '.join(m.subjects)}; " if m.subjects else ""
         expiry = f"; expires {m.expires_at:%Y-%m-%d %H:%M}" if m.expires_at else ""
-        lines.append(f"- [{tag}] (id: {m.id}) {m.content} ({extra}{m.created_at:%Y-%m-%d}{expiry})")
+        lines.append(f"- [{tag}] (id: {m.id}) {render_line(m.content)} ({extra}{m.created_at:%Y-%m-%d}{expiry})")
     return "\n".join(lines)
 
 
 def _describe(result: RememberResult) -> str:
     m = result.memory
     if result.action == "duplicate":
-        return f"Already known (id: {m.id}): {m.content}. Nothing new stored."
+        return f"Already known (id: {m.id}): {render_line(m.content)}. Nothing new stored."
     if result.action == "updated" and result.replaced is not None:
         why = result.verdict.decision if result.verdict else "update"
-        return f"Stored (id: {m.id}) as a {why} of {result.replaced.id} ({result.replaced.content!r}), which it replaces."
-    return f"Stored (id: {m.id}): {m.content}"
+        return (f"Stored (id: {m.id}) as a {why} of {result.replaced.id} ({render_line(result.replaced.content)}), "
+                "which it replaces.")
+    return f"Stored (id: {m.id}): {render_line(m.content)}"
 
 
 class _Tools:
@@ -123,7 +126,10 @@ class _Tools:
 
     def recent(self, runtime: ToolRuntime, limit: int) -> str:
         namespace = self.scope(runtime)
-        memories = self.store.recent(namespace=namespace, since=None, limit=limit, kinds="fact")
+        try:
+            memories = self.store.recent(namespace=namespace, since=None, limit=limit, kinds="fact")
+        except LangGraphMemoryError as exc:
+            raise ToolException(f"Error: {exc}") from exc
         return format_memories(memories, empty="No memories stored yet.")
 
     def store_memory(self, runtime: ToolRuntime, kind: str, content: str, **fields: Any) -> Command:
@@ -154,7 +160,9 @@ class _Tools:
         return Command(
             update={
                 "memory": {"forgotten": [id]},
-                "messages": [ToolMessage(f"Deleted {id} ({found.content!r}): {reason}", tool_call_id=runtime.tool_call_id)],
+                "messages": [ToolMessage(
+                    f"Deleted {id} ({render_line(found.content)}): {render_line(reason)}", tool_call_id=runtime.tool_call_id
+                )],
             }
         )
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Sequence
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import MAX_QUERY_CHARS, check_text
 from langgraph_memory.store._dedup import DedupPolicy
 from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
@@ -184,8 +185,7 @@ class StoreConnection:
 
     def embed_query(self, text: str) -> QueryVectors:
         """Embed a query once; pass the result to :meth:`search` as many times as needed."""
-        if not isinstance(text, str) or not text.strip():
-            raise InvalidMemoryError("query", "is empty")
+        text = check_text("query", text, MAX_QUERY_CHARS)
         dense = normalise(self.embeddings.embed_query(text))
         sparse = self.sparse_embeddings.embed_query(text)
         return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))

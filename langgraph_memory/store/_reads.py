@@ -103,8 +103,17 @@ def history_chain(backend: Backend, memory_id: str, namespace: Namespace) -> lis
     return sorted(seen.values(), key=lambda m: (m.updated_at, m.created_at))
 
 
+def check_ids(memory_ids: Any) -> list[str]:
+    """A list of memory ids (a single string is refused: it is not a list of ids)."""
+    if isinstance(memory_ids, str) or not isinstance(memory_ids, Sequence):
+        raise InvalidMemoryError("memory_ids", "expected a list of memory ids")
+    return [check_memory_id(i) for i in memory_ids]
+
+
 def check_memory_id(memory_id: Any) -> str:
+    if not isinstance(memory_id, (str, uuid.UUID)):
+        raise InvalidMemoryError("memory_id", f"expected an id string, got {type(memory_id).__name__}")
     try:
         return str(uuid.UUID(str(memory_id)))
     except (ValueError, TypeError, AttributeError):
-        raise InvalidMemoryError("memory_id", f"{memory_id!r} is not a memory id") from None
+        raise InvalidMemoryError("memory_id", f"{memory_id!r} is not a memory id"[:200]) from None

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import check_datetime, check_limit, check_number
 from langgraph_memory.store._hybrid import hybrid_plan
 from langgraph_memory.store._reads import Plan, QueryVectors, live_where, memories_plan
 from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, Where
@@ -47,10 +48,14 @@ class SearchHit:
     within a time the query names, e.g. "in May 2023", "last week")."""
 
 
-def as_tuple(values: str | Sequence[str] | None) -> tuple[str, ...] | None:
+def as_tuple(values: str | Sequence[str] | None, field: str = "filter") -> tuple[str, ...] | None:
     if values is None:
         return None
-    return (values,) if isinstance(values, str) else tuple(values)
+    if isinstance(values, str):
+        return (values,)
+    if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
+        raise InvalidMemoryError(field, "expected a string or a list of strings")
+    return tuple(values)
 
 
 def search_filters(
@@ -64,13 +69,13 @@ def search_filters(
     min_importance: float | None = None,
 ) -> Where:
     """The validated filter of a search or listing over live memories of ``namespace``."""
-    kinds_t = as_tuple(kinds)
+    kinds_t = as_tuple(kinds, "kinds")
     for k in kinds_t or ():
         validate_kind(k)
-    types_t = as_tuple(memory_types)
+    types_t = as_tuple(memory_types, "memory_types")
     for t in types_t or ():
         validate_memory_type(t)
-    cats_t = as_tuple(categories)
+    cats_t = as_tuple(categories, "categories")
     known = set().union(*KIND_CATEGORIES.values())
     for c in cats_t or ():
         if c not in known:
@@ -80,10 +85,10 @@ def search_filters(
         kinds=kinds_t,
         memory_types=types_t,
         categories=cats_t,
-        subjects=validate_subjects(as_tuple(subjects)) or None,
+        subjects=validate_subjects(as_tuple(subjects, "subjects")) or None,
         created_since=None if since is None else parse_since(since).timestamp(),
-        created_until=None if until is None else parse_since(until).timestamp(),
-        min_importance=min_importance,
+        created_until=None if until is None else check_datetime("until", until).timestamp(),
+        min_importance=None if min_importance is None else check_number("min_importance", min_importance, low=0.0, high=1.0),
     )
 
 
@@ -110,6 +115,7 @@ def recent_plan(
     namespace: Namespace, since: str | timedelta | datetime | None, limit: int,
     kinds: str | Sequence[str] | None = None,
 ) -> Plan[list[Memory]]:
+    check_limit("limit", limit)
     where = search_filters(namespace, kinds)
     if since is not None:
         where = dataclasses.replace(where, updated_since=parse_since(since).timestamp())
@@ -117,6 +123,7 @@ def recent_plan(
 
 
 def identity_plan(namespace: Namespace, limit: int) -> Plan[list[Memory]]:
+    check_limit("limit", limit)
     where = live_where(
         namespace,
         any_of=(
@@ -130,7 +137,9 @@ def identity_plan(namespace: Namespace, limit: int) -> Plan[list[Memory]]:
 def important_plan(
     namespace: Namespace, min_importance: float, limit: int
 ) -> Plan[list[Memory]]:
-    return memories_plan(live_where(namespace, min_importance=min_importance), limit, "importance")
+    check_limit("limit", limit)
+    floor = check_number("min_importance", min_importance, low=0.0, high=1.0)
+    return memories_plan(live_where(namespace, min_importance=floor), limit, "importance")
 
 
 def hit_memory(hit: Hit) -> Memory:

@@ -24,9 +24,17 @@ Format (version 1), UTF-8, one JSON object per line:
   float32 and a Qdrant server re-normalises cosine vectors on insert, which can move the
   last bit or two.
 
-Blank lines are ignored. Import validates every line before writing anything; the first
-problem is reported as ``line N: what is wrong``. Records are then upserted by id, so
-importing into a store that already holds some of the ids replaces those records.
+Blank lines are ignored. Import validates every line before writing anything, by the
+rules ``remember`` applies (:func:`validate_payload`), and checks that every superseded
+record's successor is in the file; the first problem is reported as ``line N: what is
+wrong``. Records are then upserted by id, so importing into a store that already holds
+some of the ids replaces those records.
+
+Import is *resumable*, not all-or-nothing: Qdrant has no multi-batch transaction. It
+writes live records first, then each older generation of history, so whenever it stops
+(an error, kill -9) the store holds a consistent subset: every record has its vectors,
+and every superseded record's successor is stored. Importing the same file again
+completes it exactly (writes are upserts by id).
 """
 
 from __future__ import annotations
@@ -40,14 +48,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 from langgraph_memory.store.backends import SCHEMA_VERSION, StoredPoint
-from langgraph_memory.errors import LangGraphMemoryError
-from langgraph_memory.store.records import (
-    DEFAULT_IMPORTANCE,
-    KIND_CATEGORIES,
-    Namespace,
-    namespace_from_key,
-    namespace_key,
-)
+from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
+from langgraph_memory.store._payload import validate_payload
+from langgraph_memory.store.records import Namespace
 
 __all__ = ["FORMAT_VERSION", "ImportFormatError", "TransferSummary", "export_jsonl", "import_jsonl"]
 
@@ -75,6 +78,8 @@ class TransferSummary:
 
     records: int = 0
     live: int = 0
+    generations: list[int] = field(default_factory=list)
+    """How many records each write pass holds: live records, then each older generation."""
     namespaces: set[str] = field(default_factory=set)
     header: dict[str, Any] = field(default_factory=dict)
 
@@ -148,40 +153,10 @@ def _check_header(obj: Any, dim: int) -> str | None:
 
 
 def _check_payload(payload: Any) -> str | None:
-    if not isinstance(payload, dict):
-        return "'payload' must be an object"
-    content = payload.get("content")
-    if not isinstance(content, str) or not content.strip():
-        return "payload.content must be a non-empty string"
-    key = payload.get("namespace")
-    if not isinstance(key, str) or not key or any(not part.strip() for part in namespace_from_key(key)):
-        return "payload.namespace must be a namespace key such as 'memories/alice'"
-    prefixes = payload.get("ns_prefixes")
-    expected = [namespace_key(namespace_from_key(key)[:i]) for i in range(1, len(namespace_from_key(key)) + 1)]
-    if prefixes is not None and prefixes != expected:
-        return f"payload.ns_prefixes {prefixes!r} does not match namespace {key!r} (expected {expected!r})"
-    if payload.get("status") not in ("live", "superseded"):
-        return f"payload.status must be 'live' or 'superseded', got {payload.get('status')!r}"
-    if payload.get("kind", "fact") not in KIND_CATEGORIES:
-        return f"payload.kind {payload.get('kind')!r} is not one of {sorted(KIND_CATEGORIES)}"
-    if payload.get("memory_type", "fact") not in DEFAULT_IMPORTANCE:
-        return f"payload.memory_type {payload.get('memory_type')!r} is not one of {list(DEFAULT_IMPORTANCE)}"
-    for name in ("created_at", "updated_at"):
-        if not _is_number(payload.get(name)):
-            return f"payload.{name} must be a time in epoch seconds"
-    for name in ("expires_at", "last_accessed_at"):
-        if payload.get(name) is not None and not _is_number(payload.get(name)):
-            return f"payload.{name} must be epoch seconds or null"
-    if "importance" in payload and not _is_number(payload["importance"]):
-        return "payload.importance must be a number"
-    for name in ("subjects", "supersedes"):
-        value = payload.get(name, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            return f"payload.{name} must be a list of strings"
-    if payload.get("superseded_by") is not None and not isinstance(payload.get("superseded_by"), str):
-        return "payload.superseded_by must be an id or null"
-    if not isinstance(payload.get("metadata", {}), dict):
-        return "payload.metadata must be an object"
+    try:
+        validate_payload(payload)
+    except InvalidMemoryError as exc:
+        return str(exc)
     return None
 
 
@@ -224,11 +199,8 @@ def _check_record(obj: Any, dim: int) -> tuple[StoredPoint | None, str | None]:
         if len(set(indices)) != len(indices):
             return None, "sparse.indices has repeated indices"
         pair = (indices, [float(v) for v in values])
-    payload = dict(obj["payload"])
-    if "ns_prefixes" not in payload:
-        # Hand-written files may omit it; erase and prefix filters need it.
-        parts = namespace_from_key(payload["namespace"])
-        payload["ns_prefixes"] = [namespace_key(parts[:i]) for i in range(1, len(parts) + 1)]
+    # Hand-written files may omit ns_prefixes; erase and prefix filters need it.
+    payload = validate_payload(obj["payload"])
     return StoredPoint(point_id, payload, [float(x) for x in dense], pair), None
 
 
@@ -261,6 +233,7 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
     size = path.stat().st_size
     summary = TransferSummary()
     seen: dict[str, int] = {}
+    successor: dict[str, str] = {}
     last_line = 0
     for number, done, obj in _records(path):
         last_line = number
@@ -277,6 +250,8 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
         if point.id in seen:
             raise ImportFormatError(number, f"id {point.id} already appears on line {seen[point.id]}")
         seen[point.id] = number
+        if point.payload["superseded_by"] is not None:
+            successor[point.id] = point.payload["superseded_by"]
         summary.records += 1
         summary.live += point.payload["status"] == "live"
         summary.namespaces.add(point.payload["namespace"])
@@ -289,7 +264,40 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
         raise ImportFormatError(
             last_line, f"the header announces {announced} records but the file holds {summary.records} (truncated?)"
         )
+    summary.generations = _generations(seen, successor)
     return summary
+
+
+def _generations(lines: dict[str, int], successor: dict[str, str]) -> list[int]:
+    """How many records stand at each distance from a live record (0: live), checking
+    that every successor is in the file and that no chain loops."""
+    counts: dict[int, int] = {}
+    for start in lines:
+        node, chain = start, {start}
+        while node in successor:
+            node = successor[node]
+            if node not in lines:
+                raise ImportFormatError(lines[start], f"superseded_by {node} is not in the file")
+            if node in chain:
+                raise ImportFormatError(lines[start], f"the history of {start} loops")
+            chain.add(node)
+        counts[len(chain) - 1] = counts.get(len(chain) - 1, 0) + 1
+    return [counts.get(d, 0) for d in range(max(counts, default=-1) + 1)]
+
+
+def _successors(path: Path | str | os.PathLike[str], dim: int) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for _, _, obj in _records(Path(path)):
+        if HEADER_KEY not in obj and isinstance(obj.get("payload"), dict) and obj["payload"].get("superseded_by"):
+            out[str(uuid.UUID(obj["id"]))] = obj["payload"]["superseded_by"]
+    return out
+
+
+def _depth(point_id: str, successor: dict[str, str]) -> int:
+    depth = 0
+    while point_id in successor:
+        point_id, depth = successor[point_id], depth + 1
+    return depth
 
 
 def import_jsonl(
@@ -300,9 +308,12 @@ def import_jsonl(
     progress: Progress | None = None,
     batch: int = IMPORT_BATCH,
 ) -> TransferSummary:
-    """Validate the whole export at ``path``, then upsert its records into ``store``.
+    """Validate the whole export at ``path``, then upsert its records into ``store``,
+    live records first and then each older generation of history (see the module's
+    docstring: a stopped import leaves a consistent store, and importing again resumes).
 
-    The file is read twice (validate, then write) so memory stays flat on large exports.
+    The file is read once to validate and once per generation to write, so memory holds
+    only the history links, not the records.
 
     Raises:
         ImportFormatError: a malformed line; nothing was written.
@@ -310,23 +321,28 @@ def import_jsonl(
     summary = validate_jsonl(path, dim=store.dim, progress=progress)
     if dry_run:
         return summary
-    pending: list[StoredPoint] = []
+    successor = _successors(path, store.dim)
     written = 0
-    for number, _, obj in _records(Path(path)):
-        if HEADER_KEY in obj:
-            continue
-        point, problem = _check_record(obj, store.dim)
-        if problem:  # the file changed between the two passes
-            raise ImportFormatError(number, problem)
-        assert point is not None
-        pending.append(point)
-        if len(pending) >= batch:
-            store._backend.upsert(pending)
-            written += len(pending)
-            pending = []
-            if progress is not None:
-                progress("import", written, summary.records)
-    if pending:
+    # Live records first, then each older generation: a record is written only after its
+    # successor, so a stop at any point leaves a store whose history links all resolve.
+    for generation in range(len(summary.generations)):
+        pending: list[StoredPoint] = []
+        for number, _, obj in _records(Path(path)):
+            if HEADER_KEY in obj:
+                continue
+            point, problem = _check_record(obj, store.dim)
+            if problem:  # the file changed between the passes
+                raise ImportFormatError(number, problem)
+            assert point is not None
+            if _depth(point.id, successor) != generation:
+                continue
+            pending.append(point)
+            if len(pending) >= batch:
+                store._backend.upsert(pending)
+                written += len(pending)
+                pending = []
+                if progress is not None:
+                    progress("import", written, summary.records)
         store._backend.upsert(pending)
         written += len(pending)
     if progress is not None:

@@ -17,6 +17,7 @@ from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, subject_pro
 from langgraph_memory.store._fusion import index_text
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store._reasons import in_words
+from langgraph_memory.store._reconcile import reconcile
 from langgraph_memory.store.backends import Backend, DenseQuery, Hit, SparseQuery, StoredPoint
 from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, namespace_key
 
@@ -83,6 +84,8 @@ class Writer:
         dense = self.embeddings.embed_documents(texts)
         if len(dense) != len(texts) or any(len(v) != self.dim for v in dense):
             raise InvalidMemoryError("embeddings", f"the embedder must return {self.dim}-dim vectors")
+        if not all(math.isfinite(x) for v in dense for x in v):
+            raise InvalidMemoryError("embeddings", "the embedder returned a vector with NaN or infinity")
         sparse = self._sparse_embeddings().embed_documents(texts if sparse_texts is None else sparse_texts)
         return [
             (normalise(d), (list(s.indices), list(s.values))) for d, s in zip(dense, sparse)
@@ -113,7 +116,13 @@ class Writer:
         progress: Callable[[int, int], None] | None = None,
     ) -> list[RememberResult]:
         """Write validated memories, embedding them in batches; with ``dedup=False``
-        (imports, benchmarks) each batch is one upsert."""
+        (imports, benchmarks) each batch is one upsert.
+
+        Not all-or-nothing (the engine has no multi-batch transaction) but always
+        consistent: memories are written in order, each one (with what it supersedes) in a
+        single upsert, so a stop at any point leaves the first ones stored whole and the
+        rest absent. Calling again with ``dedup=True`` resumes: the stored ones come back
+        as duplicates."""
         results: list[RememberResult] = []
         total = len(memories)
         for start in range(0, total, UPSERT_BATCH):
@@ -137,30 +146,47 @@ class Writer:
             self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
             return RememberResult("inserted", memory)
         with self.lock(memory.namespace, memory.kind):
-            candidates = self.dedup_candidates(memory, dense)
-            policy = self._dedup()
-            closest_different: DedupVerdict | None = None
-            for hit in candidates:
-                if hit.score < policy.subject_floor:
-                    break
-                old = Memory.from_payload(hit.point.id, hit.point.payload)
-                verdict = in_words(policy.decide(
-                    memory.content, old.content, hit.score,
-                    new_subjects=memory.subjects, old_subjects=old.subjects,
-                ), memory.content, old.content)
-                if verdict.decision == "different":
-                    closest_different = closest_different or verdict
-                    continue
-                if verdict.decision == "duplicate":
-                    merged = _merge_metadata(old.metadata, memory.metadata)
-                    if merged != old.metadata:
+            result, seen = self._write_checked(memory, dense, sparse)
+        if result.action == "duplicate" or getattr(self.backend, "exclusive", False):
+            return result
+        # Another store object or process on the same collection may have written the
+        # same fact meanwhile: the lock above only orders this object's threads.
+        return reconcile(self.backend, self._dedup(), result, dense, seen | {result.memory.id})
+
+    def _write_checked(
+        self, memory: Memory, dense: list[float], sparse: tuple[list[int], list[float]]
+    ) -> tuple[RememberResult, set[str]]:
+        """The dedup check and the write; also the ids of the candidates it looked at."""
+        candidates = self.dedup_candidates(memory, dense)
+        seen = {hit.point.id for hit in candidates}
+        policy = self._dedup()
+        closest_different: DedupVerdict | None = None
+        for hit in candidates:
+            if hit.score < policy.subject_floor:
+                break
+            old = Memory.from_payload(hit.point.id, hit.point.payload)
+            verdict = in_words(policy.decide(
+                memory.content, old.content, hit.score,
+                new_subjects=memory.subjects, old_subjects=old.subjects,
+            ), memory.content, old.content)
+            if verdict.decision == "different":
+                closest_different = closest_different or verdict
+                continue
+            if verdict.decision == "duplicate":
+                merged = _merge_metadata(old.metadata, memory.metadata)
+                if merged != old.metadata:
+                    try:
                         self.backend.set_payload([old.id], {"metadata": merged})
-                        old = old.evolve(metadata=merged)
-                    return RememberResult("duplicate", old, verdict=verdict)
-                return self._supersede(old, hit, memory, dense, sparse, verdict)
-            self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
-            # The closest candidate's "different" verdict explains why nothing was merged.
-            return RememberResult("inserted", memory, verdict=closest_different)
+                    except Exception:
+                        if self.backend.retrieve([old.id]):
+                            raise
+                        continue  # deleted meanwhile: it no longer holds the fact
+                    old = old.evolve(metadata=merged)
+                return RememberResult("duplicate", old, verdict=verdict), seen
+            return self._supersede(old, memory, dense, sparse, verdict), seen
+        self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
+        # The closest candidate's "different" verdict explains why nothing was merged.
+        return RememberResult("inserted", memory, verdict=closest_different), seen
 
     def dedup_candidates(self, memory: Memory, dense: list[float]) -> list[Hit]:
         """The nearest live memories of the same kind, plus, in the same engine round, those
@@ -184,7 +210,7 @@ class Writer:
         return sorted([*nearest, *extra], key=lambda hit: -hit.score)
 
     def _supersede(
-        self, old: Memory, old_hit: Hit, memory: Memory, dense: list[float],
+        self, old: Memory, memory: Memory, dense: list[float],
         sparse: tuple[list[int], list[float]], verdict: DedupVerdict,
     ) -> RememberResult:
         survivor = memory.evolve(
@@ -197,7 +223,13 @@ class Writer:
         )
         retired = old.evolve(status="superseded", superseded_by=survivor.id)
         # One write for both points: a failure leaves either the old state or the new one.
-        old_point = self.backend.retrieve([old.id], with_vectors=True)[0]
+        found = self.backend.retrieve([old.id], with_vectors=True)
+        if not found:
+            # Deleted since the candidates were read (by another store or process): there
+            # is nothing left to supersede, so this is a plain new memory.
+            self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
+            return RememberResult("inserted", memory)
+        old_point = found[0]
         self.backend.upsert(
             [
                 StoredPoint(retired.id, retired.to_payload(), old_point.dense, old_point.sparse),

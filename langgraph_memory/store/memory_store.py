@@ -7,8 +7,9 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
-from langgraph_memory.store._reads import Plan, QueryVectors, history_chain, points_by_id, run_plans
+from langgraph_memory.store._reads import Plan, QueryVectors, check_ids, history_chain, points_by_id, run_plans
 from langgraph_memory.store._search import (
     SearchHit,
     SearchMode,
@@ -23,6 +24,7 @@ from langgraph_memory.store.conversations import COLLECTION, conversations
 from langgraph_memory.store._writing import RememberResult, check_context
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
+    MAX_CONTENT_CHARS,
     MemoryInput,
     Memory,
     Namespace,
@@ -72,6 +74,7 @@ class MemoryStore(StoreConnection):
         created_at: datetime | None = None,
         dedup: bool = True,
         context: str | None = None,
+        **unknown: Any,
     ) -> RememberResult:
         """Store one memory, letting the dedup policy merge it with what is already known.
 
@@ -99,6 +102,11 @@ class MemoryStore(StoreConnection):
         Raises:
             InvalidMemoryError: bad input; nothing was stored.
         """
+        if unknown:
+            # e.g. user_id=...: whose memory it is comes from ``namespace`` alone.
+            raise InvalidMemoryError(sorted(unknown)[0], "is not an argument of remember")
+        if not isinstance(dedup, bool):
+            raise InvalidMemoryError("dedup", "must be True or False")
         memory = new_memory(
             content, namespace=namespace, kind=kind, memory_type=memory_type, category=category,
             subjects=subjects, importance=importance, ttl=ttl, source=source, metadata=metadata,
@@ -125,6 +133,8 @@ class MemoryStore(StoreConnection):
         """
         if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
             raise InvalidMemoryError("items", "expected a list of texts or dicts")
+        if not isinstance(dedup, bool):
+            raise InvalidMemoryError("dedup", "must be True or False")
         memories = []
         contexts: list[str | None] = []
         for i, item in enumerate(items):
@@ -171,8 +181,9 @@ class MemoryStore(StoreConnection):
             min_score: drop hits scoring below this (in the mode's own scale, see :class:`SearchHit`).
             with_vectors: attach each memory's dense vector to its hit.
         """
-        if not isinstance(limit, int) or not 1 <= limit <= 1000:
-            raise InvalidMemoryError("limit", "must be an integer from 1 to 1000")
+        check_limit("limit", limit)
+        if min_score is not None:
+            check_number("min_score", min_score)
         if mode not in ("hybrid", "dense", "bm25"):
             raise InvalidMemoryError("mode", f"unknown mode {mode!r}; expected hybrid, dense or bm25")
         where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance)
@@ -222,7 +233,7 @@ class MemoryStore(StoreConnection):
 
     def get_many(self, memory_ids: Sequence[str], *, namespace: Namespace, with_vectors: bool = False) -> list[tuple[Memory, list[float] | None]]:
         """Live memories among ``memory_ids`` of ``namespace``, with their vectors if asked."""
-        points = points_by_id(self._backend, list(memory_ids), namespace, live_only=True, with_vectors=with_vectors)
+        points = points_by_id(self._backend, check_ids(memory_ids), namespace, live_only=True, with_vectors=with_vectors)
         return [(Memory.from_payload(p.id, p.payload), p.dense) for p in points]
 
     def history(self, memory_id: str, *, namespace: Namespace) -> list[Memory]:
@@ -238,8 +249,8 @@ class MemoryStore(StoreConnection):
         Returns the deleted memory, or ``None`` when ``namespace`` has no such live memory
         (another user's id behaves exactly like an unknown one).
         """
-        if reason is not None and not isinstance(reason, str):
-            raise InvalidMemoryError("reason", "must be a string")
+        if reason is not None:
+            reason = check_text("reason", reason, MAX_CONTENT_CHARS, required=False)
         target = self.get(memory_id, namespace=namespace)
         if target is None:
             return None
@@ -274,14 +285,19 @@ class MemoryStore(StoreConnection):
         """Count an access (and an injection) on each memory; used off the hot path."""
         now = utcnow().timestamp()
         with self._writer.lock(validate_namespace(namespace), "__stats__"):
-            for p in points_by_id(self._backend, list(memory_ids), namespace, live_only=True):
+            for p in points_by_id(self._backend, check_ids(memory_ids), namespace, live_only=True):
                 payload = {
                     "last_accessed_at": now,
                     "access_count": int(p.payload.get("access_count") or 0) + 1,
                 }
                 if injected:
                     payload["injection_count"] = int(p.payload.get("injection_count") or 0) + 1
-                self._backend.set_payload([p.id], payload)
+                try:
+                    self._backend.set_payload([p.id], payload)
+                except Exception:
+                    if self._backend.retrieve([p.id]):
+                        raise
+                    # Deleted since it was read: there is nothing left to count.
 
     def count(self, *, namespace: Namespace | None = None, include_superseded: bool = False) -> int:
         """How many live memories (in ``namespace`` and below, or in the whole store)."""
@@ -300,6 +316,7 @@ class MemoryStore(StoreConnection):
         """Every stored record (payload and vectors), for export and inspection."""
         prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
         where = Where(namespace_prefix=prefix, status=("live", "superseded") if include_superseded else "live")
+        check_limit("batch", batch)
         offset = None
         while True:
             points, offset = self._backend.scroll(where, limit=batch, with_vectors=with_vectors, offset=offset)

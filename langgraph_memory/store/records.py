@@ -13,6 +13,16 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Literal, Mapping, Sequence, Union
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import (
+    MAX_NAMESPACE_PART_CHARS,
+    MAX_NAMESPACE_PARTS,
+    MAX_SOURCE_CHARS,
+    MAX_TTL,
+    check_datetime,
+    check_metadata,
+    check_number,
+    check_text,
+)
 
 __all__ = [
     "Memory",
@@ -77,34 +87,43 @@ def parse_ttl(ttl: str | timedelta | None) -> timedelta | None:
     ``None`` (or ``"permanent"``) means the memory never expires.
 
     Raises:
-        InvalidMemoryError: the TTL is malformed, zero or negative.
+        InvalidMemoryError: the TTL is malformed, zero, negative or longer than a century.
     """
     if ttl is None:
         return None
     if isinstance(ttl, timedelta):
         if ttl <= timedelta(0):
             raise InvalidMemoryError("ttl", "must be positive")
+        if ttl > MAX_TTL:
+            raise InvalidMemoryError("ttl", f"is longer than {MAX_TTL.days} days")
         return ttl
     if not isinstance(ttl, str):
         raise InvalidMemoryError("ttl", f"expected a string like '7d', got {type(ttl).__name__}")
+    if len(ttl) > 32:
+        raise InvalidMemoryError("ttl", "is not a duration; use a number and a unit: 30m, 1h, 7d, 2w")
     if ttl.strip().lower() in _PERMANENT:
         return None
-    match = _TTL_RE.match(ttl)
+    match = _TTL_RE.fullmatch(ttl)
     if not match:
         raise InvalidMemoryError(
             "ttl", f"{ttl!r} is not a duration; use a number and a unit: 30m, 1h, 7d, 2w"
         )
-    amount = int(match.group(1))
-    if amount <= 0:
+    seconds = int(match.group(1)) * _TTL_UNITS[match.group(2).lower()]
+    if seconds <= 0:
         raise InvalidMemoryError("ttl", "must be positive")
-    return timedelta(seconds=amount * _TTL_UNITS[match.group(2).lower()])
+    if seconds > MAX_TTL.total_seconds():
+        raise InvalidMemoryError("ttl", f"is longer than {MAX_TTL.days} days")
+    return timedelta(seconds=seconds)
 
 
 def parse_since(since: str | timedelta | datetime, *, now: datetime | None = None) -> datetime:
     """A point in time from a duration back from now (``"6h"``, a timedelta) or a datetime."""
     if isinstance(since, datetime):
-        return since if since.tzinfo else since.replace(tzinfo=timezone.utc)
-    delta = parse_ttl(since) if isinstance(since, str) else since
+        return check_datetime("since", since)
+    try:
+        delta = parse_ttl(since) if isinstance(since, (str, timedelta)) else since
+    except InvalidMemoryError as exc:
+        raise InvalidMemoryError("since", str(exc).split(": ", 1)[-1]) from None
     if delta is None:
         raise InvalidMemoryError("since", "needs a duration such as '6h'")
     if not isinstance(delta, timedelta):
@@ -116,13 +135,14 @@ def validate_namespace(namespace: Any) -> Namespace:
     """A namespace is a non-empty tuple of non-empty strings (LangGraph's convention)."""
     if not isinstance(namespace, tuple) or not namespace:
         raise InvalidMemoryError(
-            "namespace", f"expected a non-empty tuple of strings, got {namespace!r}"
+            "namespace", f"expected a non-empty tuple of strings, got {namespace!r}"[:200]
         )
+    if len(namespace) > MAX_NAMESPACE_PARTS:
+        raise InvalidMemoryError("namespace", f"has {len(namespace)} parts; the limit is {MAX_NAMESPACE_PARTS}")
     for part in namespace:
-        if not isinstance(part, str) or not part.strip():
-            raise InvalidMemoryError(
-                "namespace", f"every part must be a non-empty string, got {namespace!r}"
-            )
+        if not isinstance(part, str):
+            raise InvalidMemoryError("namespace", f"every part must be a non-empty string, got {part!r}"[:200])
+        check_text("namespace", part, MAX_NAMESPACE_PART_CHARS)
     return namespace
 
 
@@ -137,20 +157,13 @@ def namespace_from_key(key: str) -> Namespace:
 
 
 def validate_content(content: Any) -> str:
-    if not isinstance(content, str):
-        raise InvalidMemoryError("content", f"expected a string, got {type(content).__name__}")
-    text = content.strip()
-    if not text:
-        raise InvalidMemoryError("content", "is empty")
-    if len(text) > MAX_CONTENT_CHARS:
-        raise InvalidMemoryError(
-            "content", f"is {len(text)} characters; the limit is {MAX_CONTENT_CHARS}"
-        )
-    return text
+    # Surrounding whitespace does not count against the limit.
+    text = content.strip() if isinstance(content, str) else content
+    return check_text("content", text, MAX_CONTENT_CHARS)
 
 
 def validate_kind(kind: Any) -> str:
-    if kind not in KIND_CATEGORIES:
+    if not isinstance(kind, str) or kind not in KIND_CATEGORIES:
         raise InvalidMemoryError(
             "kind", f"unknown kind {kind!r}; expected one of {sorted(KIND_CATEGORIES)}"
         )
@@ -158,7 +171,7 @@ def validate_kind(kind: Any) -> str:
 
 
 def validate_memory_type(memory_type: Any) -> str:
-    if memory_type not in DEFAULT_IMPORTANCE:
+    if not isinstance(memory_type, str) or memory_type not in DEFAULT_IMPORTANCE:
         raise InvalidMemoryError(
             "memory_type",
             f"unknown memory type {memory_type!r}; expected one of {list(DEFAULT_IMPORTANCE)}",
@@ -172,7 +185,7 @@ def validate_category(kind: str, category: Any) -> str | None:
         return None
     if not allowed:
         raise InvalidMemoryError("category", f"{kind} memories take no category")
-    if category not in allowed:
+    if not isinstance(category, str) or category not in allowed:
         raise InvalidMemoryError(
             "category", f"unknown {kind} category {category!r}; expected one of {sorted(allowed)}"
         )
@@ -188,11 +201,13 @@ def validate_subjects(subjects: Any) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for subject in subjects:
         if not isinstance(subject, str) or not subject.strip():
-            raise InvalidMemoryError("subjects", f"every subject must be a non-empty string, got {subject!r}")
-        tag = " ".join(subject.strip().lower().split())
+            raise InvalidMemoryError("subjects", f"every subject must be a non-empty string, got {subject!r}"[:200])
+        tag = " ".join(check_text("subjects", subject, 4 * MAX_SUBJECT_CHARS).lower().split())
         if len(tag) > MAX_SUBJECT_CHARS:
             raise InvalidMemoryError("subjects", f"{tag!r} is longer than {MAX_SUBJECT_CHARS} characters")
         seen[tag] = None
+        if len(seen) > MAX_SUBJECTS:
+            break
     if len(seen) > MAX_SUBJECTS:
         raise InvalidMemoryError("subjects", f"at most {MAX_SUBJECTS} subjects")
     return tuple(seen)
@@ -201,11 +216,7 @@ def validate_subjects(subjects: Any) -> tuple[str, ...]:
 def validate_importance(importance: Any, memory_type: str) -> float:
     if importance is None:
         return DEFAULT_IMPORTANCE[memory_type]
-    if isinstance(importance, bool) or not isinstance(importance, (int, float)):
-        raise InvalidMemoryError("importance", f"expected a number in [0, 1], got {importance!r}")
-    if not 0.0 <= float(importance) <= 1.0:
-        raise InvalidMemoryError("importance", f"must be within [0, 1], got {importance}")
-    return float(importance)
+    return check_number("importance", importance, low=0.0, high=1.0)
 
 
 def _ts(value: datetime | None) -> float | None:
@@ -340,15 +351,10 @@ def new_memory(
     tags = validate_subjects(subjects)
     weight = validate_importance(importance, mtype)
     life = parse_ttl(ttl)
-    if not isinstance(source, str) or not source.strip():
-        raise InvalidMemoryError("source", "must be a non-empty string")
-    if metadata is not None and not isinstance(metadata, Mapping):
-        raise InvalidMemoryError("metadata", "must be a mapping")
-    if created_at is not None and not isinstance(created_at, datetime):
-        raise InvalidMemoryError("created_at", "must be a datetime")
+    source = check_text("source", source, MAX_SOURCE_CHARS)
+    data = check_metadata(metadata)
     now = utcnow()
-    born = created_at if created_at is None or created_at.tzinfo else created_at.replace(tzinfo=timezone.utc)
-    born = born or now
+    born = now if created_at is None else check_datetime("created_at", created_at)
     return Memory(
         id=str(uuid.uuid4()),
         content=text,
@@ -361,11 +367,12 @@ def new_memory(
         created_at=born,
         updated_at=born,
         expires_at=None if life is None else now + life,
-        source=source.strip(),
-        metadata=dict(metadata or {}),
+        source=source,
+        metadata=data,
     )
 
 
 MemoryInput = Union[str, Mapping[str, Any]]
 """What :meth:`MemoryStore.remember_many` takes: a text, or a dict of ``remember`` arguments."""
+
 

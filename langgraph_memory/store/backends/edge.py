@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import threading
 import uuid
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import qdrant_edge as qe
 
@@ -25,7 +27,7 @@ from langgraph_memory.store.backends._base import (
     Where,
     translate,
 )
-from langgraph_memory.errors import SchemaMismatchError, StoreLockedError
+from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
 META_FILE = "langgraph_memory.json"
 SHARD_DIR = "shard"
@@ -62,6 +64,30 @@ class _EdgeDialect:
         return qe.Filter(should=conditions)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@contextlib.contextmanager
+def _panics_as_errors() -> Iterator[None]:
+    # The engine is Rust: a panic surfaces as pyo3's PanicException, a BaseException that
+    # would escape every ``except Exception`` up to the app's main loop.
+    try:
+        yield
+    except BaseException as exc:
+        if type(exc).__name__ == "PanicException":
+            raise StorageError(f"Qdrant Edge failed: {exc}") from None
+        raise
+
+
+def _engine_call(method: F) -> F:
+    @functools.wraps(method)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with _panics_as_errors():
+            return method(*args, **kwargs)
+
+    return call  # type: ignore[return-value]
+
+
 def to_filter(where: Where) -> qe.Filter:
     return translate(where, _EdgeDialect())
 
@@ -80,6 +106,8 @@ class EdgeBackend:
     """One Qdrant Edge shard under ``path``; the schema meta lives beside it in a JSON file."""
 
     name = "edge"
+    exclusive = True
+    """One store object at a time holds the directory, so its lock orders every writer."""
 
     def __init__(self, path: str | os.PathLike[str], *, keyword_fields: Sequence[str] = ()) -> None:
         self.path = Path(path)
@@ -96,8 +124,17 @@ class EdgeBackend:
 
     def stored_meta(self) -> dict[str, Any] | None:
         meta_path = self.path / META_FILE
-        return json.loads(meta_path.read_text()) if meta_path.exists() else None
+        if not meta_path.exists():
+            return None
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StorageError(f"{meta_path} is damaged ({exc}); restore it from a backup or an export") from None
+        if not isinstance(meta, dict):
+            raise StorageError(f"{meta_path} is damaged (not a JSON object); restore it from a backup or an export")
+        return meta
 
+    @_engine_call
     def setup(self, *, dim: int, meta: dict[str, Any]) -> dict[str, Any]:
         meta_path = self.path / META_FILE
         shard_path = self.path / SHARD_DIR
@@ -149,6 +186,7 @@ class EdgeBackend:
     def sibling(self, name: str, *, keyword_fields: Sequence[str] = ()) -> "EdgeBackend":
         return EdgeBackend(self.path / SIDE_DIR / _side_name(name), keyword_fields=keyword_fields)
 
+    @_engine_call
     def upsert(self, points: Sequence[StoredPoint]) -> None:
         if not points:
             return
@@ -162,6 +200,7 @@ class EdgeBackend:
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         self.shard.update(qe.UpdateOperation.upsert_points(edge_points))
 
+    @_engine_call
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
         if not ids:
             return []
@@ -170,6 +209,7 @@ class EdgeBackend:
         )
         return [_point(r, with_vectors) for r in records]
 
+    @_engine_call
     def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
         requests = []
@@ -199,6 +239,7 @@ class EdgeBackend:
             for q, rows in zip(queries, results)
         ]
 
+    @_engine_call
     def scroll(
         self,
         where: Where,
@@ -227,17 +268,21 @@ class EdgeBackend:
             None if next_offset is None else str(next_offset)
         )
 
+    @_engine_call
     def count(self, where: Where) -> int:
         return self.shard.count(qe.CountRequest(exact=True, filter=to_filter(where)))
 
+    @_engine_call
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
             self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
 
+    @_engine_call
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
             self.shard.update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
 
+    @_engine_call
     def delete_where(self, where: Where) -> int:
         flt = to_filter(where)
         n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
@@ -245,18 +290,22 @@ class EdgeBackend:
             self.shard.update(qe.UpdateOperation.delete_points_by_filter(flt))
         return n
 
+    @_engine_call
     def field_indexes(self) -> dict[str, str]:
         schema = self.shard.info().payload_schema or {}
         return {key: str(info.data_type).rsplit(".", 1)[-1].lower() for key, info in schema.items()}
 
+    @_engine_call
     def create_field_index(self, key: str, kind: str) -> None:
         schema = {"keyword": qe.PayloadSchemaType.Keyword, "float": qe.PayloadSchemaType.Float}[kind]
         self.shard.update(qe.UpdateOperation.create_field_index(key, schema))
 
+    @_engine_call
     def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
         response = self.shard.facet(qe.FacetRequest(key, limit=limit, exact=True, filter=to_filter(where)))
         return [(str(hit.value), int(hit.count)) for hit in response.hits]
 
+    @_engine_call
     def close(self) -> None:
         with self._lifecycle:
             if self._shard is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import warnings
+import weakref
 from typing import Any, Iterator, Sequence
 
 from qdrant_client import QdrantClient, models
@@ -27,6 +28,8 @@ from langgraph_memory.store.backends._base import (
 from langgraph_memory.errors import SchemaMismatchError
 
 DEFAULT_COLLECTION = "langgraph_memory"
+_LOCKS: "weakref.WeakKeyDictionary[QdrantClient, threading.RLock]" = weakref.WeakKeyDictionary()
+_LOCKS_GUARD = threading.Lock()
 
 
 class _ClientDialect:
@@ -86,7 +89,10 @@ class QdrantClientBackend:
         self.keyword_fields = tuple(keyword_fields)
         self._owns_client = owns_client
         self._local = type(getattr(client, "_client", None)).__name__ == "QdrantLocal"
-        self._lock = threading.RLock()
+        # One lock per client, not per backend: two stores sharing a local client would
+        # otherwise call into it at once.
+        with _LOCKS_GUARD:
+            self._lock = _LOCKS.setdefault(client, threading.RLock())
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[None]:

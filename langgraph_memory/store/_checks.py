@@ -1,0 +1,127 @@
+"""Checks shared by every entry point: text, numbers, limits, times and JSON metadata.
+
+Each check raises :class:`~langgraph_memory.errors.InvalidMemoryError` naming the field,
+so the same bad value gets the same typed error from ``remember``, ``remember_many``,
+``search``, import and the tools, on both backends. They cover everything an engine
+would refuse or store differently (lone surrogates, NaN, sets, datetimes in metadata,
+numbers a ``datetime`` cannot hold), so a write never fails half way.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import unicodedata
+from datetime import datetime, timedelta, timezone
+from typing import Any, Mapping
+
+from langgraph_memory.errors import InvalidMemoryError
+
+MAX_LIMIT = 1000
+"""The largest ``limit`` a read takes."""
+MAX_NAMESPACE_PARTS = 16
+MAX_NAMESPACE_PART_CHARS = 256
+MAX_SOURCE_CHARS = 128
+MAX_METADATA_BYTES = 16_384
+"""Metadata is provenance, not a document: its JSON is capped at 16 KiB."""
+MAX_QUERY_CHARS = 8_000
+MAX_TTL = timedelta(days=36_500)
+"""A TTL longer than a century is a mistake (and overflows a date)."""
+EPOCH_MIN = datetime(1000, 1, 1, tzinfo=timezone.utc).timestamp()
+EPOCH_MAX = datetime(9000, 1, 1, tzinfo=timezone.utc).timestamp()
+"""Times are stored as epoch seconds; outside these a ``datetime`` cannot be rebuilt."""
+
+# Control characters other than tab and line breaks are never text a user meant.
+_ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+
+def check_text(field: str, value: Any, max_chars: int, *, required: bool = True) -> str:
+    """``value`` stripped, or an error: not a string, not encodable as UTF-8 (a lone
+    surrogate), holding control characters, empty or invisible when ``required``, or
+    longer than ``max_chars``."""
+    if not isinstance(value, str):
+        raise InvalidMemoryError(field, f"expected a string, got {type(value).__name__}")
+    if len(value) > max_chars:
+        raise InvalidMemoryError(field, f"is {len(value)} characters; the limit is {max_chars}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidMemoryError(field, "is not valid Unicode (it holds a lone surrogate)") from None
+    if any(unicodedata.category(c) == "Cc" and c not in _ALLOWED_CONTROLS for c in value):
+        raise InvalidMemoryError(field, "holds control characters")
+    text = value.strip()
+    if required and not visible(text):
+        raise InvalidMemoryError(field, "is empty")
+    return text
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` has a character a reader can see (not only spaces, zero-width or
+    format characters)."""
+    return any(not c.isspace() and unicodedata.category(c) not in ("Cc", "Cf", "Zs", "Zl", "Zp") for c in text)
+
+
+def check_number(field: str, value: Any, *, low: float | None = None, high: float | None = None) -> float:
+    """A finite real number (``bool`` is not one) within ``[low, high]``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidMemoryError(field, f"expected a number, got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise InvalidMemoryError(field, "is too large") from None
+    if not math.isfinite(number):
+        raise InvalidMemoryError(field, f"must be a finite number, got {value!r}")
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise InvalidMemoryError(field, f"must be within [{low}, {high}], got {value!r}")
+    return number
+
+
+def check_limit(field: str, value: Any, high: int = MAX_LIMIT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise InvalidMemoryError(field, f"must be an integer from 1 to {high}, got {value!r}")
+    return value
+
+
+def check_epoch(field: str, value: Any) -> float:
+    """Epoch seconds that a ``datetime`` can hold (years 1000 to 9000)."""
+    return check_number(field, value, low=EPOCH_MIN, high=EPOCH_MAX)
+
+
+def check_datetime(field: str, value: Any) -> datetime:
+    """An aware datetime (naive ones are taken as UTC) within the storable range."""
+    if not isinstance(value, datetime):
+        raise InvalidMemoryError(field, f"expected a datetime, got {type(value).__name__}")
+    aware = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    try:
+        check_epoch(field, aware.timestamp())
+    except (OverflowError, ValueError):
+        raise InvalidMemoryError(field, "is out of range") from None
+    return aware
+
+
+def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
+    """Metadata as plain JSON (objects with string keys, lists, strings, finite numbers,
+    booleans, null), at most :data:`MAX_METADATA_BYTES`. Tuples become lists, so both
+    backends store and return the same thing."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidMemoryError(field, "must be a mapping")
+    try:
+        encoded = json.dumps(dict(value), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidMemoryError(field, f"must be plain JSON data: {exc}") from None
+    except UnicodeEncodeError:
+        raise InvalidMemoryError(field, "is not valid Unicode (it holds a lone surrogate)") from None
+    if len(encoded) > MAX_METADATA_BYTES:
+        raise InvalidMemoryError(field, f"is {len(encoded)} bytes as JSON; the limit is {MAX_METADATA_BYTES}")
+    return json.loads(encoded)
+
+
+def clean_query(text: str, max_chars: int = MAX_QUERY_CHARS) -> str:
+    """User text made safe to embed, never an error: lone surrogates and control
+    characters become spaces, and it is cut to ``max_chars``. The pre-hook searches with
+    this, because a user's message must never fail a turn."""
+    # Pairs of surrogates become the character they encode; lone ones become U+FFFD.
+    text = text[:max_chars].encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return "".join(" " if unicodedata.category(c) == "Cc" and c not in _ALLOWED_CONTROLS else c for c in text)
