@@ -25,6 +25,9 @@ logger = logging.getLogger("langgraph_memory")
 # How many nearest live memories of the same kind the dedup policy looks at.
 DEDUP_CANDIDATES = 5
 UPSERT_BATCH = 256
+OPTIMIZE_AFTER = 5_000
+"""Once bulk writes have added this many memories since the last index build, the next
+one to finish builds it: below that the engine's filtered scan is as fast as the graph."""
 
 Vectors = tuple[list[float], tuple[list[int], list[float]]]
 
@@ -71,6 +74,7 @@ class Writer:
         self._dedup = dedup
         self._locks: dict[tuple[str, str], threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._bulk_unindexed = 0
 
     # -- embedding ----------------------------------------------------------------------
 
@@ -125,6 +129,14 @@ class Writer:
                 results.extend(RememberResult("inserted", m) for m in chunk)
             if progress is not None:
                 progress(min(start + UPSERT_BATCH, total), total)
+        if not dedup:
+            with self._locks_guard:
+                self._bulk_unindexed += total
+                build = self._bulk_unindexed >= OPTIMIZE_AFTER
+                if build:
+                    self._bulk_unindexed = 0
+            if build:
+                self.backend.optimize()
         return results
 
     def write(
@@ -165,7 +177,11 @@ class Writer:
         from what it corrects: "Non en fait David a déménagé à Toulouse" is 0.42 from "David
         habite à Ordizan" on MiniLM); closest first, each scored by its cosine."""
         where = live_where(memory.namespace, kinds=(memory.kind,))
-        queries: list[DenseQuery | SparseQuery] = [DenseQuery(dense, where, DEDUP_CANDIDATES, with_vectors=True)]
+        # The engine reads nothing of the nearest below the policy's lowest floor, and
+        # brings both vectors of the others: a supersession rewrites the old point whole.
+        floor = self._dedup().subject_floor
+        queries: list[DenseQuery | SparseQuery] = [DenseQuery(
+            dense, where, DEDUP_CANDIDATES, with_vectors=True, min_score=floor, with_sparse=True)]
         probe = subject_probe(memory.content, memory.subjects)
         if probe is not None:
             words = self.sparse_embeddings.embed_query(probe)
@@ -194,7 +210,9 @@ class Writer:
         )
         retired = old.evolve(status="superseded", superseded_by=survivor.id)
         # One write for both points: a failure leaves either the old state or the new one.
-        old_point = self.backend.retrieve([old.id], with_vectors=True)[0]
+        old_point = old_hit.point
+        if old_point.dense is None or old_point.sparse is None:  # a probe's hit: dense only
+            old_point = self.backend.retrieve([old.id], with_vectors=True)[0]
         self.backend.upsert(
             [
                 StoredPoint(retired.id, retired.to_payload(), old_point.dense, old_point.sparse),

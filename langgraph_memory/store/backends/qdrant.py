@@ -13,6 +13,10 @@ from qdrant_client import QdrantClient, models
 from langgraph_memory.store.backends._base import (
     DENSE,
     FLOAT_FIELDS,
+    FULL_SCAN_KB,
+    HNSW_EF_CONSTRUCT,
+    HNSW_M,
+    HNSW_PAYLOAD_M,
     KEYWORD_FIELDS,
     SPARSE,
     DenseQuery,
@@ -23,6 +27,7 @@ from langgraph_memory.store.backends._base import (
     StoredPoint,
     Where,
     translate,
+    vectors_wanted,
 )
 from langgraph_memory.errors import SchemaMismatchError
 
@@ -118,6 +123,9 @@ class QdrantClientBackend:
                 self.collection,
                 vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)},
                 sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+                hnsw_config=models.HnswConfigDiff(
+                    m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_KB,
+                    payload_m=HNSW_PAYLOAD_M),
                 metadata=stored,
             )
             with warnings.catch_warnings():
@@ -129,9 +137,11 @@ class QdrantClientBackend:
                     models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
                 )
                 for name in KEYWORD_FIELDS + self.keyword_fields:
-                    self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.KEYWORD)
+                    self.client.create_payload_index(self.collection, name, models.KeywordIndexParams(
+                        type=models.KeywordIndexType.KEYWORD, enable_hnsw=False))
                 for name in FLOAT_FIELDS:
-                    self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.FLOAT)
+                    self.client.create_payload_index(self.collection, name, models.FloatIndexParams(
+                        type=models.FloatIndexType.FLOAT, enable_hnsw=False))
                 self.client.create_payload_index(self.collection, "content", models.PayloadSchemaType.TEXT)
             return stored
 
@@ -180,7 +190,8 @@ class QdrantClientBackend:
                     filter=flt,
                     limit=q.limit,
                     with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
-                    with_vector=[DENSE] if q.with_vectors else False,
+                    with_vector=vectors_wanted(q),
+                    score_threshold=getattr(q, "min_score", None),
                 )
             )
         with self._guard():
@@ -254,6 +265,9 @@ class QdrantClientBackend:
         )
         side._lock = self._lock  # local mode is not thread-safe: one lock per client
         return side
+
+    def optimize(self) -> bool:
+        return False  # a Qdrant server's optimizers index in the background
 
     def close(self) -> None:
         if not self._owns_client:
