@@ -29,16 +29,6 @@ logger = logging.getLogger("langgraph_memory")
 
 
 class _Background(Protocol):
-    def optimize(self) -> bool:
-        """Build the vector index (HNSW) over memories written since the last build,
-        blocking; whether anything changed. Qdrant Edge indexes nothing by itself: until
-        this runs, a query on a namespace of many thousands of memories scans them. Bulk
-        loads (``remember_many(dedup=False)``, imports) call it once they have added
-        :data:`~langgraph_memory.store._writing.OPTIMIZE_AFTER` memories; a large store fed
-        one memory at a time should call it now and then (see ``docs/benchmarks.md``,
-        "Large namespaces"). A Qdrant server indexes by itself: there it does nothing."""
-        return self._backend.optimize()
-
     def flush(self, timeout: float | None = None) -> bool: ...
     async def aflush(self, timeout: float | None = None) -> bool: ...
     def close(self, timeout: float | None = 5.0) -> None: ...
@@ -168,6 +158,16 @@ class StoreConnection:
         for side in self._sides.values():
             side.close()
         self._backend.close()
+
+    def optimize(self) -> bool:
+        """Build the vector index (HNSW) over memories written since the last build,
+        blocking; whether anything changed. Qdrant Edge indexes nothing by itself: until
+        this runs, a query on a namespace of many thousands of memories scans them. Bulk
+        loads (``remember_many(dedup=False)``, imports) call it once they have added
+        :data:`~langgraph_memory.store._writing.OPTIMIZE_AFTER` memories; a large store fed
+        one memory at a time should call it now and then (see ``docs/benchmarks.md``,
+        "Large namespaces"). A Qdrant server indexes by itself: there it does nothing."""
+        return self._backend.optimize()
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every background job accepted for this store (statistics, indexing,
