@@ -230,6 +230,7 @@ def _gather(
     vectors: QueryVectors | None,
     config: InjectionConfig,
     dropped: Counter[str],
+    cache: VectorCache,
 ) -> list[tuple[Memory, Channel, float | None, str]]:
     # Every channel's first round shares one call into the engine.
     plans: dict[Channel, Any] = {}
@@ -243,7 +244,9 @@ def _gather(
         elif channel == "similar" and vectors is not None and config.similar_limit:
             plans[channel] = search_plan(
                 store.sparse_embeddings, vectors, search_filters(namespace), config.similar_limit,
-                config.similar_mode, False)
+                # the winners' vectors ride in the fetch of their payloads: the semantic
+                # dedup needs them, and this spares it a retrieve round
+                config.similar_mode, True)
     answers = dict(zip(plans, store._read(*plans.values())))
     found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel, answer in answers.items():
@@ -258,6 +261,7 @@ def _gather(
                 found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
             for h in answer:
+                cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
                 dense_ok = h.dense_score is not None and h.dense_score >= config.similar_min_cosine
                 bm25_ok = (
                     config.similar_min_bm25 is not None
@@ -338,7 +342,7 @@ def select_memories(
         vectors = store.embed_query(text)
     injection = Injection(query=text)
 
-    candidates = _gather(store, namespace, vectors, config, injection.dropped)
+    candidates = _gather(store, namespace, vectors, config, injection.dropped, cache)
     turn = int(ledger.get("turn", 0)) + 1
     injected = ledger.get("injected", {})
     buffer_ids = list(ledger.get("buffer", []))[-config.max_semantic_buffer :]

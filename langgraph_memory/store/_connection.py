@@ -166,6 +166,16 @@ class StoreConnection:
             side.close()
         self._backend.close()
 
+    def optimize(self) -> bool:
+        """Build the vector index (HNSW) over memories written since the last build,
+        blocking; whether anything changed. Qdrant Edge indexes nothing by itself: until
+        this runs, a query on a namespace of many thousands of memories scans them. Bulk
+        loads (``remember_many(dedup=False)``, imports) call it once they have added
+        :data:`~langgraph_memory.store._writing.OPTIMIZE_AFTER` memories; a large store fed
+        one memory at a time should call it now and then (see ``docs/benchmarks.md``,
+        "Large namespaces"). A Qdrant server indexes by itself: there it does nothing."""
+        return self._backend.optimize()
+
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every background job accepted for this store (statistics, indexing,
         digests) is done; ``False`` if ``timeout`` seconds ran out first."""
@@ -191,6 +201,7 @@ class StoreConnection:
         return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))
 
     aembed_query = async_twin(embed_query)
+    aoptimize = async_twin(optimize)
 
     async def aclose(self) -> None:
         """Async twin of :meth:`close`."""

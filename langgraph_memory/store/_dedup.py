@@ -9,6 +9,7 @@ import os.path
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, Protocol, Sequence
 
 DedupDecision = Literal["duplicate", "refinement", "correction", "different"]
@@ -137,6 +138,7 @@ class _Parsed:
     names: set[str] = field(default_factory=set)  # capitalised words: who and where
 
 
+@lru_cache(maxsize=4096)  # a write parses its text once per candidate; stored texts recur
 def _parse(text: str) -> _Parsed:
     raw = _TOKEN.findall(re.sub(r"n['’]t\b", " not", text))
     stems = [_stem(w) for w in raw]
@@ -209,7 +211,11 @@ def _only(a: set[str], b: set[str], exact: set[str]) -> set[str]:
             return t == u
         n = len(os.path.commonprefix([t, u]))
         return t == u or (n >= 5 and n >= 0.75 * min(len(t), len(u)))
-    return {t for t in a if not any(same(t, u) for u in b)}
+    # A loose match shares its first five letters: compare only within those buckets.
+    by_prefix: dict[str, list[str]] = {}
+    for u in b:
+        by_prefix.setdefault(u[:5], []).append(u)
+    return {t for t in a if t not in b and not any(same(t, u) for u in by_prefix.get(t[:5], ()))}
 
 
 def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:

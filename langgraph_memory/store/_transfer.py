@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
+from langgraph_memory.store._writing import OPTIMIZE_AFTER
 from langgraph_memory.store.backends import SCHEMA_VERSION, StoredPoint
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._payload import validate_payload
@@ -345,6 +346,8 @@ def import_jsonl(
                     progress("import", written, summary.records)
         store._backend.upsert(pending)
         written += len(pending)
+    if written >= OPTIMIZE_AFTER:
+        store.optimize()
     if progress is not None:
         progress("import", written, summary.records)
     return summary

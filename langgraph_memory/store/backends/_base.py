@@ -14,6 +14,16 @@ SPARSE = "bm25"
 SCHEMA_VERSION = 1
 
 # Payload fields and how they are indexed; namespace is the tenant key.
+# HNSW for large tenants: one global graph (M), plus payload-aware links for the tenant key
+# only (PAYLOAD_M), so a query filtered to one big namespace walks the graph instead of
+# scanning the namespace. The other indexes build no links of their own (enable_hnsw off):
+# each would add a graph per frequent value ("status=live" is every point) to every build.
+# Below FULL_SCAN_KB of matching vectors (~6,600 of 384 floats) a filtered query reads
+# the payload index and scores the matches, which beats the graph.
+HNSW_M = 16
+HNSW_PAYLOAD_M = 16
+HNSW_EF_CONSTRUCT = 100
+FULL_SCAN_KB = 10_000
 KEYWORD_FIELDS = ("kind", "memory_type", "category", "subjects", "status", "ns_prefixes", "item_of")
 FLOAT_FIELDS = ("importance", "created_at", "updated_at", "expires_at")
 
@@ -119,6 +129,10 @@ class DenseQuery:
     payload: bool | tuple[str, ...] = True
     """Each hit's payload: all of it, none, or these fields. Reading payloads is most of a
     query's cost in the engine, so candidate lists ask for none."""
+    min_score: float | None = None
+    """Only hits scoring at least this; the engine reads nothing of the others."""
+    with_sparse: bool = False
+    """With ``with_vectors``, the BM25 vector too (a point rewritten whole needs both)."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +160,13 @@ class FetchQuery:
 
 
 Query = DenseQuery | SparseQuery | FetchQuery
+
+
+def vectors_wanted(query: Query) -> list[str] | bool:
+    """The named vectors a query's hits carry, as both engines spell it."""
+    if not query.with_vectors:
+        return False
+    return [DENSE, SPARSE] if getattr(query, "with_sparse", False) else [DENSE]
 
 
 class Backend(Protocol):
@@ -205,5 +226,9 @@ class Backend(Protocol):
     def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
         """The distinct values of keyword field ``key`` among points matching ``where``,
         each with how many points hold it (exact counts)."""
+
+    def optimize(self) -> bool:
+        """Build the vector index over what was written since the last build, blocking;
+        ``True`` when anything changed. A no-op where the engine does it by itself."""
 
     def close(self) -> None: ...

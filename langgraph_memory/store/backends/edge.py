@@ -16,16 +16,20 @@ import qdrant_edge as qe
 from langgraph_memory.store.backends._base import (
     DENSE,
     FLOAT_FIELDS,
+    FULL_SCAN_KB,
+    HNSW_EF_CONSTRUCT,
+    HNSW_M,
+    HNSW_PAYLOAD_M,
     KEYWORD_FIELDS,
     SPARSE,
     DenseQuery,
     FetchQuery,
     Hit,
     Query,
-    SparseQuery,
     StoredPoint,
     Where,
     translate,
+    vectors_wanted,
 )
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
@@ -150,6 +154,9 @@ class EdgeBackend:
         config = qe.EdgeConfig(
             vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            hnsw_config=qe.HnswIndexConfig(
+                m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_KB,
+                payload_m=HNSW_PAYLOAD_M),
         )
         try:
             if stored is not None and shard_path.exists():
@@ -178,9 +185,9 @@ class EdgeBackend:
             qe.UpdateOperation.create_field_index("namespace", qe.KeywordIndexParams(is_tenant=True))
         )
         for name in KEYWORD_FIELDS + self.keyword_fields:
-            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.KeywordIndexParams(enable_hnsw=False)))
         for name in FLOAT_FIELDS:
-            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Float))
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.FloatIndexParams(enable_hnsw=False)))
         shard.update(qe.UpdateOperation.create_field_index("content", qe.PayloadSchemaType.Text))
 
     def sibling(self, name: str, *, keyword_fields: Sequence[str] = ()) -> "EdgeBackend":
@@ -230,7 +237,8 @@ class EdgeBackend:
                     query=query,
                     filter=flt,
                     with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
-                    with_vector=[DENSE] if q.with_vectors else False,
+                    with_vector=vectors_wanted(q),
+                    score_threshold=getattr(q, "min_score", None),
                 )
             )
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
@@ -304,6 +312,12 @@ class EdgeBackend:
     def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
         response = self.shard.facet(qe.FacetRequest(key, limit=limit, exact=True, filter=to_filter(where)))
         return [(str(hit.value), int(hit.count)) for hit in response.hits]
+
+    @_engine_call
+    def optimize(self) -> bool:
+        # Edge runs no optimizer in the background: until this runs, every point sits in
+        # an appendable segment without HNSW, and a query on a large namespace scans it.
+        return bool(self.shard.optimize())
 
     @_engine_call
     def close(self) -> None:

@@ -14,16 +14,20 @@ from qdrant_client import QdrantClient, models
 from langgraph_memory.store.backends._base import (
     DENSE,
     FLOAT_FIELDS,
+    FULL_SCAN_KB,
+    HNSW_EF_CONSTRUCT,
+    HNSW_M,
+    HNSW_PAYLOAD_M,
     KEYWORD_FIELDS,
     SPARSE,
     DenseQuery,
     FetchQuery,
     Hit,
     Query,
-    SparseQuery,
     StoredPoint,
     Where,
     translate,
+    vectors_wanted,
 )
 from langgraph_memory.errors import SchemaMismatchError
 
@@ -127,6 +131,9 @@ class QdrantClientBackend:
                 self.collection,
                 vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)},
                 sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+                hnsw_config=models.HnswConfigDiff(
+                    m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_KB,
+                    payload_m=HNSW_PAYLOAD_M),
                 metadata=stored,
             )
             with warnings.catch_warnings():
@@ -138,9 +145,11 @@ class QdrantClientBackend:
                     models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
                 )
                 for name in KEYWORD_FIELDS + self.keyword_fields:
-                    self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.KEYWORD)
+                    self.client.create_payload_index(self.collection, name, models.KeywordIndexParams(
+                        type=models.KeywordIndexType.KEYWORD, enable_hnsw=False))
                 for name in FLOAT_FIELDS:
-                    self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.FLOAT)
+                    self.client.create_payload_index(self.collection, name, models.FloatIndexParams(
+                        type=models.FloatIndexType.FLOAT, enable_hnsw=False))
                 self.client.create_payload_index(self.collection, "content", models.PayloadSchemaType.TEXT)
             return stored
 
@@ -189,7 +198,8 @@ class QdrantClientBackend:
                     filter=flt,
                     limit=q.limit,
                     with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
-                    with_vector=[DENSE] if q.with_vectors else False,
+                    with_vector=vectors_wanted(q),
+                    score_threshold=getattr(q, "min_score", None),
                 )
             )
         with self._guard():
@@ -281,6 +291,9 @@ class QdrantClientBackend:
                 self.collection, key, facet_filter=to_filter(where), limit=limit, exact=True
             )
         return [(str(hit.value), int(hit.count)) for hit in response.hits]
+
+    def optimize(self) -> bool:
+        return False  # a Qdrant server's optimizers index in the background
 
     def close(self) -> None:
         if not self._owns_client:
