@@ -195,7 +195,7 @@ class Writer:
                         continue  # deleted meanwhile: it no longer holds the fact
                     old = old.evolve(metadata=merged)
                 return RememberResult("duplicate", old, verdict=verdict), seen
-            return self._supersede(old, hit, memory, dense, sparse, verdict), seen
+            return self._supersede(old, memory, dense, sparse, verdict, old_hit=hit), seen
         self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
         # The closest candidate's "different" verdict explains why nothing was merged.
         return RememberResult("inserted", memory, verdict=closest_different), seen
@@ -226,8 +226,8 @@ class Writer:
         return sorted([*nearest, *extra], key=lambda hit: -hit.score)
 
     def _supersede(
-        self, old: Memory, old_hit: Hit, memory: Memory, dense: list[float],
-        sparse: tuple[list[int], list[float]], verdict: DedupVerdict,
+        self, old: Memory, memory: Memory, dense: list[float],
+        sparse: tuple[list[int], list[float]], verdict: DedupVerdict, old_hit: Hit | None = None,
     ) -> RememberResult:
         survivor = memory.evolve(
             supersedes=(old.id,),
@@ -241,12 +241,12 @@ class Writer:
         # Deleted since the candidates were read (by another store or process)? Then there is
         # nothing left to supersede and this is a plain new memory. A probe's hit carries
         # the dense vector only, so the old point's vectors come with this read then.
-        complete = old_hit.point.dense is not None and old_hit.point.sparse is not None
+        complete = old_hit is not None and old_hit.point.dense is not None and old_hit.point.sparse is not None
         found = self.backend.retrieve([old.id], with_vectors=not complete)
         if not found:
             self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
             return RememberResult("inserted", memory)
-        old_point = old_hit.point if complete else found[0]
+        old_point = old_hit.point if complete and old_hit is not None else found[0]
         # One write for both points: a failure leaves either the old state or the new one.
         self.backend.upsert(
             [
