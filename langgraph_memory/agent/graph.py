@@ -25,7 +25,9 @@ from langgraph_memory.agent.hooks import (
     merge_memory,
     with_memories,
 )
+from langgraph_memory.agent.identity import DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
+from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.store import MemoryStore
 from langgraph_memory.agent.tools import memory_tools
@@ -40,6 +42,9 @@ def build_memory_graph(
     tools: Sequence[BaseTool] = (),
     system_prompt: str | None = None,
     namespace: Sequence[str] = DEFAULT_NAMESPACE,
+    agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+    agent_writes: AgentWrites = True,
+    room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
     config: InjectionConfig | None = None,
     kinds: Sequence[str] = ("fact", "self", "goal"),
     instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -56,6 +61,7 @@ def build_memory_graph(
         tools: your own tools, next to the memory tools.
         system_prompt: your system prompt; memory instructions and memories follow it.
         namespace, config, kinds, instructions: as for :class:`MemoryMiddleware`.
+        agent_namespace, agent_writes, room_namespace: as for :class:`MemoryMiddleware`.
         checkpointer: keeps threads (and their ledgers) between invocations.
         background_stats: record injection statistics off the hot path.
         context_schema: the run's context type (e.g. a ``TypedDict`` with ``user_id``), so
@@ -65,12 +71,16 @@ def build_memory_graph(
         The compiled graph; invoke it with ``{"messages": [...]}`` and a ``user_id`` in the
         context or ``configurable``.
     """
-    prehook = MemoryPrehook(store, namespace=namespace, config=config)
+    prehook = MemoryPrehook(
+        store, namespace=namespace, config=config, agent_namespace=agent_namespace,
+        room_namespace=room_namespace)
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
         background=background_stats,
     )
-    all_tools = [*memory_tools(store, kinds=kinds, namespace=namespace), *tools] if kinds else list(tools)
+    memory = memory_tools(
+        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes)
+    all_tools = [*memory, *tools] if kinds else list(tools)
     bound = model.bind_tools(all_tools) if all_tools else model
 
     def agent(state: MemoryState, config: RunnableConfig) -> dict[str, Any]:
@@ -111,6 +121,9 @@ def react_agent_hooks(
     *,
     tools: Sequence[BaseTool] = (),
     namespace: Sequence[str] = DEFAULT_NAMESPACE,
+    agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+    agent_writes: AgentWrites = True,
+    room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
     config: InjectionConfig | None = None,
     kinds: Sequence[str] = ("fact", "self", "goal"),
     instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -124,7 +137,9 @@ def react_agent_hooks(
     hands the model an input with them, via ``llm_input_messages``, so the thread's
     messages stay clean), ``post_model_hook`` (closes the turn) and ``state_schema``.
     """
-    prehook = MemoryPrehook(store, namespace=namespace, config=config)
+    prehook = MemoryPrehook(
+        store, namespace=namespace, config=config, agent_namespace=agent_namespace,
+        room_namespace=room_namespace)
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
         background=background_stats,
@@ -138,7 +153,9 @@ def react_agent_hooks(
     def post_model_hook(state: MemoryReactState, config: RunnableConfig, runtime: Any) -> dict[str, Any]:
         return posthook(state, config, runtime) or {}
 
-    all_tools = [*memory_tools(store, kinds=kinds, namespace=namespace), *tools] if kinds else list(tools)
+    memory = memory_tools(
+        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes)
+    all_tools = [*memory, *tools] if kinds else list(tools)
     return {
         "tools": all_tools,
         "pre_model_hook": pre_model_hook,

@@ -28,7 +28,10 @@ from langgraph_memory.agent.injection import (
     render_memories,
     select_memories,
 )
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, with_agent_default
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, LiveConfig, render_live, rooms_from_runtime
+from langgraph_memory.agent.turn import TurnScopes, aselect_turn, select_turn
 from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
 
@@ -176,6 +179,13 @@ class MemoryPrehook:
             ``config["configurable"]["memory_config"] = {...field: value}``.
         skip_sources: human-message sources that start no injection.
         should_inject: replaces the rule deciding which messages count as new input.
+        agent_namespace: where the agent's ``self`` and ``goal`` memories live, shared by
+            all its users (``{agent_id}`` defaults to ``default_agent_id``); ``None``: in
+            each user's namespace.
+        room_namespace: where the rooms the runtime names (``rooms`` in the context or
+            ``configurable``) live; their live excerpts and digested facts are injected.
+        live: how live excerpts are chosen (:class:`~langgraph_memory.agent.rooms.LiveConfig`).
+        default_agent_id: the ``agent_id`` when the runtime names none.
     """
 
     def __init__(
@@ -186,9 +196,17 @@ class MemoryPrehook:
         config: InjectionConfig | None = None,
         skip_sources: Sequence[str] = ("system",),
         should_inject: Callable[[BaseMessage], bool] | None = None,
+        agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+        room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
+        live: LiveConfig | None = None,
+        default_agent_id: str = DEFAULT_AGENT_ID,
     ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
+        self.agent_namespace = None if agent_namespace is None else tuple(agent_namespace)
+        self.room_namespace = tuple(room_namespace)
+        self.live = live or LiveConfig()
+        self.default_agent_id = default_agent_id
         self.config = config or InjectionConfig()
         skipped = frozenset(skip_sources)
         self.should_inject = should_inject or (lambda m: default_should_inject(m, skipped))
@@ -198,16 +216,26 @@ class MemoryPrehook:
 
     def _plan(
         self, state: Mapping[str, Any], config: RunnableConfig | None, context: Any
-    ) -> tuple[MemoryLedger, list[BaseMessage], Namespace, InjectionConfig] | None:
+    ) -> tuple[MemoryLedger, list[BaseMessage], TurnScopes, InjectionConfig] | None:
         ledger: MemoryLedger = state.get("memory") or {}
         messages = state.get("messages", [])
         burst = human_burst(messages, self.should_inject)
         if not burst or _message_key(messages, burst[-1]) == ledger.get("last_human_id"):
             return None
-        namespace = resolve_namespace(self.namespace, config=config, context=context)
+        scopes = self.scopes(config, context)
         overrides = ((config or {}).get("configurable") or {}).get("memory_config")
         settings = self.config.replace(**overrides) if overrides else self.config
-        return ledger, burst, namespace, settings
+        return ledger, burst, scopes, settings
+
+    def scopes(self, config: RunnableConfig | None, context: Any) -> TurnScopes:
+        """Whose memories this run sees: its user's, the agent's identity, and the rooms
+        its runtime names."""
+        user = resolve_namespace(self.namespace, config=config, context=context)
+        filled = with_agent_default(config, context, self.default_agent_id)
+        agent = user if self.agent_namespace is None else resolve_namespace(self.agent_namespace, **filled)
+        rooms = rooms_from_runtime(config, context)
+        room_ns = resolve_namespace(self.room_namespace, **filled) if rooms else None
+        return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms)
 
     def _update(
         self, ledger: MemoryLedger, burst: list[BaseMessage], messages: Sequence[BaseMessage],
@@ -217,9 +245,10 @@ class MemoryPrehook:
         turn = int(ledger.get("turn", 0)) + 1
         latest = [c.entry(turn) for c in injection.chosen]
         fresh = {e["id"] for e in latest}
+        gone = getattr(injection, "gone", set())  # live excerpts the digest took away
         kept = [
             e for e in ledger.get("context", [])
-            if turn - e["turn"] < settings.reinject_after_turns and e["id"] not in fresh
+            if turn - e["turn"] < settings.reinject_after_turns and e["id"] not in fresh and e["id"] not in gone
         ]
         return {
             "memory": {
@@ -237,11 +266,17 @@ class MemoryPrehook:
         plan = self._plan(state, config, getattr(runtime, "context", None))
         if plan is None:
             return None
-        ledger, burst, namespace, settings = plan
+        ledger, burst, scopes, settings = plan
         query = "\n".join(_text(m) for m in burst)
-        injection = select_memories(
-            self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
-        )
+        if scopes.shared:
+            injection = select_turn(
+                self.store, scopes=scopes, query=query, ledger=ledger, config=settings, live=self.live,
+                cache=self.cache,
+            )
+        else:
+            injection = select_memories(
+                self.store, namespace=scopes.user, query=query, ledger=ledger, config=settings, cache=self.cache
+            )
         return self._update(ledger, burst, state["messages"], injection, settings)
 
     async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
@@ -249,11 +284,17 @@ class MemoryPrehook:
         plan = self._plan(state, config, getattr(runtime, "context", None))
         if plan is None:
             return None
-        ledger, burst, namespace, settings = plan
+        ledger, burst, scopes, settings = plan
         query = "\n".join(_text(m) for m in burst)
-        injection = await aselect_memories(
-            self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
-        )
+        if scopes.shared:
+            injection = await aselect_turn(
+                self.store, scopes=scopes, query=query, ledger=ledger, config=settings, live=self.live,
+                cache=self.cache,
+            )
+        else:
+            injection = await aselect_memories(
+                self.store, namespace=scopes.user, query=query, ledger=ledger, config=settings, cache=self.cache
+            )
         return self._update(ledger, burst, state["messages"], injection, settings)
 
 
@@ -293,8 +334,10 @@ class MemoryPosthook:
         if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
             return None  # the model is still working through tools
         turn = int(ledger.get("turn", 0)) + 1
-        ids = [e["id"] for e in ledger.get("latest", [])]
-        injected = {**ledger.get("injected", {}), **{i: turn for i in ids}}
+        latest = ledger.get("latest", [])
+        injected = {**ledger.get("injected", {}), **{e["id"]: turn for e in latest}}
+        # Live excerpts count in the window; they are not memories (no statistics, no buffer).
+        ids = [e["id"] for e in latest if e.get("channel") != "live"]
         buffer = [i for i in ledger.get("buffer", []) if i not in ids] + ids
         closed = {
             **ledger,
@@ -345,7 +388,9 @@ def memory_prompt(
     """The system prompt with memory: ``base``, the memory instructions, then the block of
     memories the model should see now (rendered from ``state["memory"]``)."""
     ledger: MemoryLedger = state.get("memory") or {}
-    parts = [base, instructions, render_memories(ledger.get("context", []))]
+    context = ledger.get("context", [])
+    memories = [e for e in context if e.get("channel") != "live"]
+    parts = [base, instructions, render_live(context), render_memories(memories)]
     return "\n\n".join(p for p in parts if p)
 
 

@@ -23,7 +23,9 @@ from langgraph_memory.agent.hooks import (
     memory_prompt,
     merge_memory,
 )
+from langgraph_memory.agent.identity import DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
+from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.store import MemoryStore
 from langgraph_memory.agent.tools import memory_tools
@@ -58,6 +60,11 @@ class MemoryMiddleware(AgentMiddleware):
     Args:
         store: the :class:`~langgraph_memory.MemoryStore`.
         namespace: namespace template, default ``("memories", "{user_id}")``.
+        agent_namespace: where the agent's ``self`` and ``goal`` memories live, default
+            ``("agent", "{agent_id}")``, shared by all users; ``None``: per user.
+        agent_writes: whether a run may store or delete them (a flag, or a function of
+            the run's context).
+        room_namespace: where the rooms named by the runtime (``rooms``) live.
         config: the pre-hook's :class:`~langgraph_memory.agent.injection.InjectionConfig`.
         kinds: which tool families to attach (``fact``, ``self``, ``goal``); ``()`` for none.
         instructions: memory guidance added to the system prompt; ``None`` to omit.
@@ -72,6 +79,9 @@ class MemoryMiddleware(AgentMiddleware):
         store: MemoryStore,
         *,
         namespace: Sequence[str] = DEFAULT_NAMESPACE,
+        agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+        agent_writes: AgentWrites = True,
+        room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
         config: InjectionConfig | None = None,
         kinds: Sequence[str] = ("fact", "self", "goal"),
         instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -80,14 +90,18 @@ class MemoryMiddleware(AgentMiddleware):
     ) -> None:
         super().__init__()
         self.store = store
-        self.prehook = MemoryPrehook(store, namespace=namespace, config=config, skip_sources=skip_sources)
+        self.prehook = MemoryPrehook(
+            store, namespace=namespace, config=config, agent_namespace=agent_namespace,
+            room_namespace=room_namespace, skip_sources=skip_sources)
         self.posthook = MemoryPosthook(
             store, namespace=namespace,
             max_semantic_buffer=self.prehook.config.max_semantic_buffer,
             background=background_stats,
         )
         self.instructions = instructions
-        self.tools = memory_tools(store, kinds=kinds, namespace=namespace) if kinds else []
+        self.tools = memory_tools(
+            store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
+        ) if kinds else []
 
     def before_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:
         return self.prehook(state, _config(), runtime)
