@@ -22,6 +22,7 @@ from langgraph_memory.errors import (
 from langgraph_memory.store.records import DEFAULT_IMPORTANCE, KIND_CATEGORIES, Memory, parse_ttl
 from langgraph_memory.agent.injection import InjectionConfig
 from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
+from langgraph_memory.store._rooms import RoomMessage
 
 # The LangGraph face (layer 5) loads on first use, so the store alone stays light to import.
 _LAZY = {
@@ -33,6 +34,18 @@ _LAZY = {
     "MemoryMiddleware": "langgraph_memory.agent.middleware",
     "build_memory_graph": "langgraph_memory.agent.graph",
     "react_agent_hooks": "langgraph_memory.agent.graph",
+    "RoomObserver": "langgraph_memory.agent.observer",
+    "LiveConfig": "langgraph_memory.agent.rooms",
+    "build_digest_graph": "langgraph_memory.agent.digest_graph",
+    # The digest and its scheduler load langchain-core's model layer: also on first use.
+    "digest": "langgraph_memory.background.digest",
+    "adigest": "langgraph_memory.background.digest",
+    "DigestReport": "langgraph_memory.background.digest",
+    "DigestError": "langgraph_memory.background.digest",
+    "DigestBusyError": "langgraph_memory.background.digest",
+    "Schedule": "langgraph_memory.background.scheduler",
+    "Scheduler": "langgraph_memory.background.scheduler",
+    "schedule_digests": "langgraph_memory.background.scheduler",
 }
 
 
@@ -57,6 +70,17 @@ __all__ = [
     "memory_tools",
     "react_agent_hooks",
     "with_memories",
+    "RoomObserver",
+    "LiveConfig",
+    "build_digest_graph",
+    "digest",
+    "adigest",
+    "DigestReport",
+    "DigestError",
+    "DigestBusyError",
+    "Schedule",
+    "Scheduler",
+    "schedule_digests",
     "Bm25SparseEmbeddings",
     "DEFAULT_IMPORTANCE",
     "DedupPolicy",
@@ -71,6 +95,7 @@ __all__ = [
     "MemoryStore",
     "QueryVectors",
     "RememberResult",
+    "RoomMessage",
     "SchemaMismatchError",
     "SearchHit",
     "StoreLockedError",

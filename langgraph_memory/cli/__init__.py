@@ -5,7 +5,7 @@ Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
 ``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
 ``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
 
-Commands: list, search, show, stats, export, import, purge-expired, erase. Each prints an
+Commands: list, search, show, stats, export, import, purge-expired, erase, digest. Each prints an
 aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
 (1 for a failed command, 2 for a bad command line).
 """
@@ -31,6 +31,7 @@ from langgraph_memory.cli._commands import (
     cmd_show,
     cmd_stats,
 )
+from langgraph_memory.cli._digest import cmd_digest
 from langgraph_memory.store.embeddings import LazyEmbeddings, default_embedder_name, default_embeddings
 from langgraph_memory.errors import LangGraphMemoryError
 
@@ -162,6 +163,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("namespace", metavar="NAMESPACE", help=NAMESPACE_HELP)
     p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
     p.set_defaults(run=cmd_erase)
+
+    p = command("digest", "turn a room's live messages into facts now",
+                "Run the digest of ROOM now: its live messages go to a chat model (ChatOpenAI with "
+                "OPENAI_API_KEY, or --model MODULE:ATTR), the durable facts it finds are stored in "
+                "NAMESPACE, and the messages read are removed.")
+    p.add_argument("room", metavar="ROOM", help="the room's name, e.g. lobby")
+    p.add_argument("--namespace", default="rooms/agent", metavar="NAMESPACE",
+                   help=f"the rooms' namespace (default rooms/agent); {NAMESPACE_HELP}")
+    p.add_argument("--model", metavar="MODULE:ATTR", help="a chat model, or a function returning one")
+    p.add_argument("--max-messages", type=int, default=1000, help="at most this many messages (default 1000)")
+    p.set_defaults(run=cmd_digest)
     return parser
 
 
