@@ -14,6 +14,13 @@ repository). An embedded store is opened by one process at a time, hence ``--no-
 with reloading on, a reload must wait for the old server process to let the store go.
 Each run needs a user: ``user_id`` in the run's context (the assistant's context form in
 Studio) or in ``config["configurable"]``.
+
+Rooms (seed 002): the ``room`` graph observes what is said in a room (send it messages
+with a ``name``, the author, and ``room`` in the context); a ``memory_agent`` run whose
+context names ``rooms: ["lobby"]`` sees the live excerpts relevant to its message; the
+``digest`` graph (input ``{"rooms": ["lobby"]}``, or a LangGraph Platform cron) turns the
+room into facts and empties it. Offline, the digest keeps each informative message as a
+dated fact; with ``OPENAI_API_KEY`` ChatOpenAI extracts them (structured output).
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from __future__ import annotations
 import atexit
 import os
 import re
+import sys
+import types
 import uuid
 from pathlib import Path
 from typing import Any, Sequence
@@ -29,11 +38,13 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.graph import END, START, MessagesState, StateGraph
 from typing_extensions import TypedDict
 
-from langgraph_memory import MemoryStore, build_memory_graph
+from langgraph_memory import MemoryStore, RoomObserver, build_digest_graph, build_memory_graph
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / ".langgraph_memory" / "studio"
+STORE_REGISTRY = "langgraph_memory_studio_store"
 
 # "remember that X" / "retiens que X" -> store X; "forget X" / "oublie X" -> delete it.
 REMEMBER = re.compile(
@@ -47,13 +58,28 @@ FORGET = re.compile(
 )
 # One line of the rendered <memories> block: "- [tag] (id: <id>, <date>) <content>".
 MEMORY_LINE = re.compile(r"^- \[(?P<tag>[^\]]+)\] \(id: (?P<id>[^,]+), [^)]*\) (?P<content>.+)$")
+# One line of the live room block: "• <author> (<dd/mm HH:MM>): <text>".
+LIVE_LINE = re.compile(r"^• (?P<author>[^(]+) \((?P<at>[^)]*)\): (?P<text>.+)$")
+# One line of the digest's transcript: "[dd/mm/YYYY HH:MM] author: text".
+TRANSCRIPT_LINE = re.compile(r"^\[(?P<at>[^\]]+)\] (?P<author>[^:]+): (?P<text>.+)$")
+DIGEST_PROMPT = "You read messages overheard in the group chat room"
 WORD = re.compile(r"\w+")
 
 
 class UserContext(TypedDict, total=False):
-    """The run's context: whose memories these are. Studio shows it as a form."""
+    """The run's context: whose memories these are, and the rooms the run may see.
+    Studio shows it as a form."""
 
     user_id: str
+    rooms: list[str]
+    agent_id: str
+
+
+class RoomContext(TypedDict, total=False):
+    """The ``room`` graph's context: which room the messages were said in."""
+
+    room: str
+    agent_id: str
 
 
 def _text(message: BaseMessage) -> str:
@@ -68,6 +94,29 @@ def shown_memories(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
     return [m.groupdict() for line in block.splitlines() if (m := MEMORY_LINE.match(line.strip()))]
 
 
+def shown_excerpts(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
+    """The live room excerpts in the model's system message."""
+    if not messages or not isinstance(messages[0], SystemMessage):
+        return []
+    block = _text(messages[0]).partition("<live_room_context>")[2].partition("</live_room_context>")[0]
+    return [m.groupdict() for line in block.splitlines() if (m := LIVE_LINE.match(line.strip()))]
+
+
+def offline_digest(messages: Sequence[BaseMessage]) -> AIMessage:
+    """The digest's structured answer, offline: each message of three words or more becomes
+    a dated fact about its author, kept two weeks (chit-chat is shorter)."""
+    room = re.search(r"room #([\w-]+)", _text(messages[0]))
+    facts = []
+    for line in _text(messages[-1]).splitlines():
+        m = TRANSCRIPT_LINE.match(line.strip())
+        if m and len(WORD.findall(m.group("text"))) >= 3:
+            author = m.group("author").strip()
+            facts.append({"content": f"{author.capitalize()} said in #{room.group(1) if room else 'the room'} "
+                                     f"on {m.group('at')}: {m.group('text')}",
+                          "subjects": [author.lower()], "memory_type": "event", "ttl": "14d"})
+    return _call("DigestFacts", {"facts": facts})
+
+
 def _call(name: str, args: dict[str, Any]) -> AIMessage:
     return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:12]}",
                                       "type": "tool_call"}])
@@ -80,7 +129,9 @@ class OfflineMemoryModel(BaseChatModel):
     * "forget X" / "oublie X": calls ``delete_memory`` on the shown memory sharing the most
       words with X;
     * after a tool result: confirms in one line;
-    * anything else: lists the memories it was shown, or says it remembers nothing.
+    * anything else: lists the memories and live room excerpts it was shown, or says it
+      remembers nothing;
+    * asked for a digest (structured output): keeps each message of three words or more.
 
     Unlike a scripted list it never runs out, so a Studio session can go on. ``bind_tools``
     returns the model itself: it already knows the memory tools it calls.
@@ -104,6 +155,8 @@ class OfflineMemoryModel(BaseChatModel):
 
     def reply(self, messages: Sequence[BaseMessage]) -> AIMessage:
         """The next move for this model input."""
+        if messages and isinstance(messages[0], SystemMessage) and _text(messages[0]).startswith(DIGEST_PROMPT):
+            return offline_digest(messages)
         human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
         said = _text(human) if human is not None else ""
         french = bool((m := REMEMBER.match(said) or FORGET.match(said)) and m.group("fr"))
@@ -122,10 +175,14 @@ class OfflineMemoryModel(BaseChatModel):
             if best is not None and wanted & {w.lower() for w in WORD.findall(best["content"])}:
                 return _call("delete_memory", {"id": best["id"], "reason": "the user asked to forget it"})
             return AIMessage("Je ne me souviens de rien à ce sujet." if french else "I don't remember anything about that.")
-        if not shown:
+        excerpts = [f"- {e['author']} ({e['at']}): {e['text']}" for e in shown_excerpts(messages)]
+        if not shown and not excerpts:
             return AIMessage("I don't remember anything about that.")
         lines = "\n".join(f"- {s['content']}" for s in shown)
-        return AIMessage(f"Here is what I remember:\n{lines}")
+        parts = [f"Here is what I remember:\n{lines}"] if shown else []
+        if excerpts:
+            parts.append("Said in the room:\n" + "\n".join(excerpts))
+        return AIMessage("\n".join(parts))
 
 
 def make_model() -> BaseChatModel:
@@ -138,15 +195,35 @@ def make_model() -> BaseChatModel:
 
 
 def open_store() -> MemoryStore:
-    """The embedded store; OpenAI embeddings with the key, else the offline embedder."""
-    path = Path(os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    store = MemoryStore.open(path)
-    # Release the directory's lock on a clean shutdown, so the next server can open it.
-    atexit.register(store.close)
-    return store
+    """The embedded store; OpenAI embeddings with the key, else the offline embedder.
+
+    ``langgraph dev`` executes this file once per graph of ``langgraph.json``, while an
+    embedded store is opened once per process: the first execution opens it and leaves it
+    in a process-wide registry module for the others."""
+    registry = sys.modules.setdefault(STORE_REGISTRY, types.ModuleType(STORE_REGISTRY))
+    if getattr(registry, "store", None) is None:
+        path = Path(os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        registry.store = MemoryStore.open(path)  # type: ignore[attr-defined]
+        # Release the directory's lock on a clean shutdown, so the next server can open it.
+        atexit.register(registry.store.close)  # type: ignore[attr-defined]
+    return registry.store  # type: ignore[attr-defined]
+
+
+def build_room_graph(store: MemoryStore) -> Any:
+    """A graph that observes the human messages it is sent (author: the message ``name``)
+    into the room its context names."""
+    builder = StateGraph(MessagesState, context_schema=RoomContext)
+    builder.add_node("observe", RoomObserver(store))
+    builder.add_edge(START, "observe")
+    builder.add_edge("observe", END)
+    return builder.compile(name="room")
 
 
 store = open_store()
+model = make_model()
 # No checkpointer: the LangGraph server keeps the threads (and their memory ledgers).
-graph = build_memory_graph(make_model(), store, context_schema=UserContext)
+graph = build_memory_graph(model, store, context_schema=UserContext)
+# One server process opens the embedded store once: every graph shares it.
+room_graph = build_room_graph(store)
+digest_graph = build_digest_graph(store, model)

@@ -91,13 +91,13 @@ class RoomObserver:
                               "at": datetime.now(timezone.utc)})
         return list(reversed(batch))
 
-    def __call__(self, state: Mapping[str, Any], config: RunnableConfig | None = None, runtime: Any = None) -> None:
+    def __call__(self, state: Mapping[str, Any], config: RunnableConfig = None, runtime: Any = None) -> None:  # type: ignore[assignment]
         context = getattr(runtime, "context", None)
         batch = self._batch(state, config, context)
         if batch:
             self.store.observe_many(batch, namespace=self.scope(config, context), agent_names=self.agent_names)
         return None
 
-    async def acall(self, state: Mapping[str, Any], config: RunnableConfig | None = None, runtime: Any = None) -> None:
+    async def acall(self, state: Mapping[str, Any], config: RunnableConfig = None, runtime: Any = None) -> None:  # type: ignore[assignment]
         """Async twin of calling the node."""
         return await asyncio.to_thread(self, state, config, runtime)
