@@ -127,6 +127,7 @@ HELP_PHRASES = {
     "import": "nothing is imported",
     "purge-expired": "TTL has passed",
     "erase": "Asks for confirmation",
+    "digest": "the messages read are removed",
 }
 
 

@@ -78,7 +78,7 @@ def select_turn(
     store: MemoryStore,
     *,
     scopes: TurnScopes,
-    query: str | None,
+    query: str | QueryVectors | None,
     ledger: MemoryLedger | None = None,
     config: InjectionConfig | None = None,
     live: LiveConfig | None = None,
@@ -86,13 +86,17 @@ def select_turn(
 ) -> TurnInjection:
     """Choose what to inject for one turn: live excerpts of the named rooms first (at most
     ``live.limit``), then the agent's identity, the user's memories and the rooms' facts,
-    each within what the others left of the budgets."""
+    each within what the others left of the budgets. ``query`` is the turn's text, embedded
+    once here, or its :class:`QueryVectors`."""
     config = config or InjectionConfig()
     live = live or LiveConfig()
     ledger = ledger or {}
     cache = cache if cache is not None else VectorCache()
-    vectors: QueryVectors | None = store.embed_query(query) if query and query.strip() else None
-    injection = TurnInjection(query=query)
+    if isinstance(query, QueryVectors):
+        vectors: QueryVectors | None = query
+    else:
+        vectors = store.embed_query(query) if query and query.strip() else None
+    injection = TurnInjection(query=vectors.text if vectors is not None else query)
     turn = int(ledger.get("turn", 0)) + 1
 
     def left() -> InjectionConfig:
