@@ -5,6 +5,9 @@ are real; only the model's words are scripted. Each turn prints what the pre-hoo
 and why, and what the memory tools stored, updated or deleted. The store stays in
 ``./demo_memory`` afterwards, for the ``langgraph-memory`` commands of the README.
 
+Then the Lobby (seed 002): the agent overhears David in a room, uses the live excerpt to
+answer another user within the minute, and the digest turns the room into a fact.
+
     python examples/demo.py                # scripted replay, no key, no server
     python examples/demo.py --chat         # talk to ChatOpenAI (needs OPENAI_API_KEY)
 """
@@ -20,8 +23,11 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from langgraph_memory import MemoryStore, build_memory_graph, offline_embeddings
-from langgraph_memory.testing import ScriptedChatModel, tool_call
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from langgraph_memory import MemoryStore, build_memory_graph, digest, offline_embeddings
+from langgraph_memory.testing import ScriptedChatModel, digest_reply, tool_call
 
 USER = "mickael"
 NAMESPACE = ("memories", USER)
@@ -105,6 +111,42 @@ def replay(store: MemoryStore) -> None:
     print("History of the shoulder fact:", " → ".join(repr(m.content) for m in store.history(shoulder.id, namespace=NAMESPACE)))
 
 
+ROOMS = ("rooms", "agent")  # the default room namespace: shared by every user of the agent
+LOBBY = [("david", "je pars en Grèce demain", 10, 0), ("sarah", "mdr", 10, 1), ("tom", "salut tout le monde", 10, 2),
+         ("david", "une semaine à Athènes", 10, 3), ("sarah", "ok", 10, 4)]
+
+
+def room_story(store: MemoryStore) -> None:
+    """Seed 002's Lobby: observed at 10:00, used at 10:05 by Sarah, digested, then a fact."""
+    print("\n══ The Lobby: the agent overhears a room ═════════════════════════════")
+    paris = ZoneInfo("Europe/Paris")
+    for author, text, hour, minute in LOBBY:
+        store.observe(text, namespace=ROOMS, room="lobby", author=author,
+                      at=datetime(2026, 1, 17, hour, minute, tzinfo=paris))
+        print(f"  #lobby : {author}: {text}")
+    model = ScriptedChatModel(responses=[])
+    graph = build_memory_graph(model, store, checkpointer=InMemorySaver(), background_stats=False)
+    # Sarah's runs name the room she may see: the runtime says so, never the model.
+    cfg = {"configurable": {"thread_id": "sarah", "user_id": "sarah", "rooms": ["lobby"]}}
+
+    def ask(said: str, answer: str) -> None:
+        model.say(answer)
+        before = len(graph.get_state(cfg).values.get("messages", [])) + 1
+        show_turn("sarah", len(model.received) + 1, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before)
+        block = model.received[-1][0].content
+        shown = [line for line in block.splitlines() if line.startswith("• ") or "Live room context" in line]
+        print("  live   : " + ("\n           ".join(shown) if shown else "(no live excerpt)"))
+
+    ask("Que fait David demain ?", "D'après le Lobby, David part en Grèce demain, une semaine à Athènes.")
+    extractor = ScriptedChatModel(responses=[digest_reply({
+        "content": "David part en Grèce le 18/01/2026 pour une semaine à Athènes",
+        "subjects": ["david", "grèce"], "memory_type": "event", "ttl": "14d"})])
+    report = digest(store, namespace=ROOMS, room="lobby", model=extractor)
+    print(f"\n  digest : #lobby: {report.read} messages read, {report.stored} fact stored, "
+          f"{report.duplicate} duplicate; {store.count_live(namespace=ROOMS, room='lobby')} live messages left")
+    ask("Et David, il rentre quand ?", "David est en Grèce pour une semaine : retour vers le 25/01.")
+
+
 def chat(store: MemoryStore) -> None:
     from langchain_openai import ChatOpenAI
 
@@ -134,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             store.erase(NAMESPACE)  # a second run replays the same story, not on top of the first
             replay(store)
+            room_story(store)
     cli = f"langgraph-memory --path {shlex.quote(args.path)}"
     print(f"\nThe store stays in {args.path}; look inside with:\n"
           f"  {cli} list {'/'.join(NAMESPACE)}\n  {cli} stats")

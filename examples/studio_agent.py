@@ -14,6 +14,13 @@ repository). An embedded store is opened by one process at a time, hence ``--no-
 with reloading on, a reload must wait for the old server process to let the store go.
 Each run needs a user: ``user_id`` in the run's context (the assistant's context form in
 Studio) or in ``config["configurable"]``.
+
+Rooms (seed 002): the ``room`` graph observes what is said in a room (send it messages
+with a ``name``, the author, and ``room`` in the context); a ``memory_agent`` run whose
+context names ``rooms: ["lobby"]`` sees the live excerpts relevant to its message; the
+``digest`` graph (input ``{"rooms": ["lobby"]}``, or a LangGraph Platform cron) turns the
+room into facts and empties it. Offline, the digest keeps each informative message as a
+dated fact; with ``OPENAI_API_KEY`` ChatOpenAI extracts them (structured output).
 """
 
 from __future__ import annotations
@@ -30,9 +37,17 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.graph import END, START, MessagesState, StateGraph
 from typing_extensions import TypedDict
 
-from langgraph_memory import MemoryStore, build_memory_graph, lazy_default_embeddings, shared_store
+from langgraph_memory import (
+    MemoryStore,
+    RoomObserver,
+    build_digest_graph,
+    build_memory_graph,
+    lazy_default_embeddings,
+    shared_store,
+)
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / ".langgraph_memory" / "studio"
 
@@ -49,13 +64,28 @@ FORGET = re.compile(
 # One line of the rendered <memories> block: '- [tag] (id: <id>, <date>) "<content>"' (the
 # content is a JSON string).
 MEMORY_LINE = re.compile(r"^- \[(?P<tag>[^\]]+)\] \(id: (?P<id>[^,]+), [^)]*\) (?P<content>\".*\")$")
+# One line of the live room block: '• <author> (<dd/mm HH:MM>): "<text>"' (the text is a JSON string).
+LIVE_LINE = re.compile(r"^• (?P<author>[^(]+) \((?P<at>[^)]*)\): (?P<text>\".*\")$")
+# One line of the digest's transcript: "[dd/mm/YYYY HH:MM] author: text".
+TRANSCRIPT_LINE = re.compile(r"^\[(?P<at>[^\]]+)\] (?P<author>[^:]+): (?P<text>.+)$")
+DIGEST_PROMPT = "You read messages overheard in the group chat room"
 WORD = re.compile(r"\w+")
 
 
 class UserContext(TypedDict, total=False):
-    """The run's context: whose memories these are. Studio shows it as a form."""
+    """The run's context: whose memories these are, and the rooms the run may see.
+    Studio shows it as a form."""
 
     user_id: str
+    rooms: list[str]
+    agent_id: str
+
+
+class RoomContext(TypedDict, total=False):
+    """The ``room`` graph's context: which room the messages were said in."""
+
+    room: str
+    agent_id: str
 
 
 def _text(message: BaseMessage) -> str:
@@ -71,6 +101,30 @@ def shown_memories(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
     return [{**row, "content": json.loads(row["content"])} for row in rows]
 
 
+def shown_excerpts(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
+    """The live room excerpts in the model's system message."""
+    if not messages or not isinstance(messages[0], SystemMessage):
+        return []
+    block = _text(messages[0]).partition("<live_room_context>")[2].partition("</live_room_context>")[0]
+    rows = [m.groupdict() for line in block.splitlines() if (m := LIVE_LINE.match(line.strip()))]
+    return [{**row, "text": json.loads(row["text"])} for row in rows]
+
+
+def offline_digest(messages: Sequence[BaseMessage]) -> AIMessage:
+    """The digest's structured answer, offline: each message of three words or more becomes
+    a dated fact about its author, kept two weeks (chit-chat is shorter)."""
+    room = re.search(r"room #([\w-]+)", _text(messages[0]))
+    facts = []
+    for line in _text(messages[-1]).splitlines():
+        m = TRANSCRIPT_LINE.match(line.strip())
+        if m and len(WORD.findall(m.group("text"))) >= 3:
+            author = m.group("author").strip()
+            facts.append({"content": f"{author.capitalize()} said in #{room.group(1) if room else 'the room'} "
+                                     f"on {m.group('at')}: {m.group('text')}",
+                          "subjects": [author.lower()], "memory_type": "event", "ttl": "14d"})
+    return _call("DigestFacts", {"facts": facts})
+
+
 def _call(name: str, args: dict[str, Any]) -> AIMessage:
     return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:12]}",
                                       "type": "tool_call"}])
@@ -83,7 +137,9 @@ class OfflineMemoryModel(BaseChatModel):
     * "forget X" / "oublie X": calls ``delete_memory`` on the shown memory sharing the most
       words with X;
     * after a tool result: confirms in one line;
-    * anything else: lists the memories it was shown, or says it remembers nothing.
+    * anything else: lists the memories and live room excerpts it was shown, or says it
+      remembers nothing;
+    * asked for a digest (structured output): keeps each message of three words or more.
 
     Unlike a scripted list it never runs out, so a Studio session can go on. ``bind_tools``
     returns the model itself: it already knows the memory tools it calls.
@@ -107,6 +163,8 @@ class OfflineMemoryModel(BaseChatModel):
 
     def reply(self, messages: Sequence[BaseMessage]) -> AIMessage:
         """The next move for this model input."""
+        if messages and isinstance(messages[0], SystemMessage) and _text(messages[0]).startswith(DIGEST_PROMPT):
+            return offline_digest(messages)
         human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
         said = _text(human) if human is not None else ""
         french = bool((m := REMEMBER.match(said) or FORGET.match(said)) and m.group("fr"))
@@ -125,10 +183,14 @@ class OfflineMemoryModel(BaseChatModel):
             if best is not None and wanted & {w.lower() for w in WORD.findall(best["content"])}:
                 return _call("delete_memory", {"id": best["id"], "reason": "the user asked to forget it"})
             return AIMessage("Je ne me souviens de rien à ce sujet." if french else "I don't remember anything about that.")
-        if not shown:
+        excerpts = [f"- {e['author']} ({e['at']}): {e['text']}" for e in shown_excerpts(messages)]
+        if not shown and not excerpts:
             return AIMessage("I don't remember anything about that.")
         lines = "\n".join(f"- {s['content']}" for s in shown)
-        return AIMessage(f"Here is what I remember:\n{lines}")
+        parts = [f"Here is what I remember:\n{lines}"] if shown else []
+        if excerpts:
+            parts.append("Said in the room:\n" + "\n".join(excerpts))
+        return AIMessage("\n".join(parts))
 
 
 def make_model() -> BaseChatModel:
@@ -154,9 +216,22 @@ def open_store() -> MemoryStore:
     return store
 
 
+def build_room_graph(store: MemoryStore) -> Any:
+    """A graph that observes the human messages it is sent (author: the message ``name``)
+    into the room its context names."""
+    builder = StateGraph(MessagesState, context_schema=RoomContext)
+    builder.add_node("observe", RoomObserver(store))
+    builder.add_edge(START, "observe")
+    builder.add_edge("observe", END)
+    return builder.compile(name="room")
+
+
 store = open_store()
+model = make_model()
 # No checkpointer: the LangGraph server keeps the threads (and their memory ledgers).
-graph = build_memory_graph(make_model(), store, context_schema=UserContext)
+graph = build_memory_graph(model, store, context_schema=UserContext)
 # The server's store (langgraph.json "store"): the same memories as LangGraph items, for the
 # SDK's client.store.* and Studio's memory view.
 base_store = store.as_base_store()
+room_graph = build_room_graph(store)
+digest_graph = build_digest_graph(store, model)

@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-__all__ = ["ScriptedChatModel", "tool_call"]
+__all__ = ["ScriptedChatModel", "digest_reply", "tool_call"]
 
 
 def tool_call(name: str, args: dict[str, Any], call_id: str | None = None) -> dict[str, Any]:
@@ -23,6 +23,17 @@ def tool_call(name: str, args: dict[str, Any], call_id: str | None = None) -> di
     import uuid
 
     return {"name": name, "args": args, "id": call_id or f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
+
+
+def digest_reply(*facts: dict[str, Any] | str) -> AIMessage:
+    """A scripted digest answer: the ``DigestFacts`` structured output as a tool call.
+
+    Each fact is a dict (``content``, ``subjects``, ``memory_type``, ``ttl``) or a text.
+    ``ScriptedChatModel().say(digest_reply("David part en Grèce", ...))`` then serves
+    :func:`~langgraph_memory.digest`, whose ``with_structured_output`` reads it.
+    """
+    items = [f if isinstance(f, dict) else {"content": f} for f in facts]
+    return AIMessage(content="", tool_calls=[tool_call("DigestFacts", {"facts": items})])
 
 
 class ScriptedChatModel(FakeMessagesListChatModel):

@@ -49,6 +49,12 @@ def test_demo_replays_the_story_offline(demo_run):
     assert "le 10 janvier 2026" in summary and "Toulouse" in summary
     assert "Ordizan" not in summary and "malade" not in summary
     assert "\"Mickael s'est cassé l'épaule\" → \"Mickael s'est cassé l'épaule le 10 janvier 2026\"" in out
+    # The Lobby: the live excerpt answers Sarah, the digest makes it a fact, the excerpt is gone.
+    lobby = out.split("The Lobby")[1]
+    asked, after = lobby.split("digest : ")
+    assert "• david (17/01 10:00): \"je pars en Grèce demain\"" in asked
+    assert after.startswith("#lobby: 5 messages read, 1 fact stored") and "0 live messages left" in after
+    assert "David part en Grèce le 18/01/2026" in after and "(no live excerpt)" in after
     assert "langgraph-memory --path" in out.split("The store stays in")[1]
 
 

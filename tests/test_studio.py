@@ -203,6 +203,27 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
         assert all("<memories>" not in str(m["content"]) for m in values["messages"])
 
     _check_store_api(client, lina=lina, cello=cello)
+    # Rooms: the room graph observes #lobby, a run naming the room sees the live excerpt,
+    # the digest graph turns it into a fact and empties the room, the next run sees the fact.
+    assert {"room", "digest"} <= set(config["graphs"])
+    room_thread = client.threads.create()
+    client.runs.wait(room_thread["thread_id"], "room", context={"room": "lobby"}, input={"messages": [
+        {"role": "human", "content": "I'm leaving for Greece tomorrow", "name": "david"},
+        {"role": "human", "content": "lol", "name": "sarah"}]})
+    asked = client.threads.create()
+    client.runs.wait(asked["thread_id"], GRAPH_ID, input={"messages": [{"role": "human", "content": "Where is David going?"}]},
+                     context={"user_id": "carol", "rooms": ["lobby"]})
+    values = client.threads.get_state(asked["thread_id"])["values"]
+    live = [e for e in values["memory"]["latest"] if e["channel"] == "live"]
+    assert len(live) == 1 and "#lobby" in live[0]["reason"]  # ids only: the text is read at each call
+    assert "content" not in live[0]
+    assert "Greece" in values["messages"][-1]["content"]
+    report = client.runs.wait(None, "digest", input={"rooms": ["lobby"]})["reports"][0]
+    assert (report["read"], report["stored"]) == (2, 1), report
+    client.runs.wait(asked["thread_id"], GRAPH_ID, input={"messages": [{"role": "human", "content": "And David?"}]},
+                     context={"user_id": "carol", "rooms": ["lobby"]})
+    values = client.threads.get_state(asked["thread_id"])["values"]
+    assert not [e for e in values["memory"]["context"] if e["channel"] == "live"]
 
     # Stop the server, which must release the embedded store, then read what it stored.
     _stop(studio["proc"])

@@ -51,6 +51,8 @@ def test_every_tool_works_through_a_tool_node(shared_store, user):
     )
     agent = build_agent("graph", shared_store, model)
     cfg = config(user)
+    cfg["configurable"]["agent_id"] = user  # self and goal memories are the agent's, shared by its users
+    agent_ns = ("agent", user)
     out = run(agent, "sync", "Let me tell you things.", cfg)
     results = tool_results(out)
     assert "David is Mickael's brother" in results["search_memories"].content
@@ -62,8 +64,9 @@ def test_every_tool_works_through_a_tool_node(shared_store, user):
     assert "I can read the Lobby" not in results["search_goals"].content  # kinds stay apart
 
     fact = shared_store.search("David brother", namespace=ns, kinds="fact", limit=1)[0].memory
-    me = shared_store.search("Lobby", namespace=ns, kinds="self", limit=1)[0].memory
-    goal = shared_store.search("web", namespace=ns, kinds="goal", limit=1)[0].memory
+    assert shared_store.search("Lobby", namespace=ns, kinds="self") == []  # not the user's
+    me = shared_store.search("Lobby", namespace=agent_ns, kinds="self", limit=1)[0].memory
+    goal = shared_store.search("web", namespace=agent_ns, kinds="goal", limit=1)[0].memory
     model.say(
         AIMessage("", tool_calls=[
             tool_call("delete_memory", {"id": fact.id, "reason": "the user asked"}),
@@ -76,8 +79,8 @@ def test_every_tool_works_through_a_tool_node(shared_store, user):
     out = run(agent, "sync", "Forget all that.", cfg)
     deletions = [m for m in out["messages"] if isinstance(m, ToolMessage) and m.name.startswith("delete_")][-4:]
     assert [m.status for m in deletions] == ["success", "success", "success", "error"]
-    for memory in (fact, me, goal):
-        assert shared_store.get(memory.id, namespace=ns) is None
+    for memory, where in ((fact, ns), (me, agent_ns), (goal, agent_ns)):
+        assert shared_store.get(memory.id, namespace=where) is None
     assert out["memory"]["context"] == [] or all(e["id"] not in {fact.id, me.id, goal.id} for e in out["memory"]["context"])
 
 

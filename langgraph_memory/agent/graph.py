@@ -29,7 +29,9 @@ from langgraph_memory.agent.hooks import (
     resolve_namespace,
     with_memories,
 )
+from langgraph_memory.agent.identity import DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
+from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.agent.recall import ConversationRecorder
 from langgraph_memory.store import MemoryStore
@@ -45,6 +47,9 @@ def build_memory_graph(
     tools: Sequence[BaseTool] = (),
     system_prompt: str | None = None,
     namespace: Sequence[str] = DEFAULT_NAMESPACE,
+    agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+    agent_writes: AgentWrites = True,
+    room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
     config: InjectionConfig | None = None,
     kinds: Sequence[str] = ("fact", "self", "goal"),
     instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -66,6 +71,7 @@ def build_memory_graph(
         tools: your own tools, next to the memory tools.
         system_prompt: your system prompt; memory instructions and memories follow it.
         namespace, config, kinds, instructions: as for :class:`MemoryMiddleware`.
+        agent_namespace, agent_writes, room_namespace: as for :class:`MemoryMiddleware`.
         checkpointer: keeps threads (and their ledgers) between invocations.
         background_stats: record injection statistics off the hot path.
         context_schema: the run's context type (e.g. a ``TypedDict`` with ``user_id``), so
@@ -80,14 +86,18 @@ def build_memory_graph(
     """
     gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
     store = gate.store
-    prehook = MemoryPrehook(store, namespace=namespace, config=config)
+    prehook = MemoryPrehook(
+        store, namespace=namespace, config=config, agent_namespace=agent_namespace,
+        room_namespace=room_namespace)
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
         background=background_stats, index_exchanges=index_exchanges,
     )
     recorder = ConversationRecorder(store, include=prehook.should_inject) if index_exchanges else None
     memory = GatedMemory(gate, prehook, posthook, recorder, inject_exchanges=inject_exchanges)
-    all_tools = [*memory_tools(store, kinds=kinds, namespace=namespace), *tools] if kinds else list(tools)
+    memory_tool_list = memory_tools(
+        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes)
+    all_tools = [*memory_tool_list, *tools] if kinds else list(tools)
     bound = model.bind_tools(all_tools) if all_tools else model
     without_memory = model.bind_tools(list(tools)) if tools else model
 
@@ -154,6 +164,9 @@ def react_agent_hooks(
     *,
     tools: Sequence[BaseTool] = (),
     namespace: Sequence[str] = DEFAULT_NAMESPACE,
+    agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+    agent_writes: AgentWrites = True,
+    room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
     config: InjectionConfig | None = None,
     kinds: Sequence[str] = ("fact", "self", "goal"),
     instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -167,7 +180,9 @@ def react_agent_hooks(
     hands the model an input with them, via ``llm_input_messages``, so the thread's
     messages stay clean), ``post_model_hook`` (closes the turn) and ``state_schema``.
     """
-    prehook = MemoryPrehook(store, namespace=namespace, config=config)
+    prehook = MemoryPrehook(
+        store, namespace=namespace, config=config, agent_namespace=agent_namespace,
+        room_namespace=room_namespace)
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
         background=background_stats,
@@ -183,7 +198,9 @@ def react_agent_hooks(
     def post_model_hook(state: MemoryReactState, config: RunnableConfig, runtime: Any) -> dict[str, Any]:
         return posthook(state, config, runtime) or {}
 
-    all_tools = [*memory_tools(store, kinds=kinds, namespace=namespace), *tools] if kinds else list(tools)
+    memory = memory_tools(
+        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes)
+    all_tools = [*memory, *tools] if kinds else list(tools)
     return {
         "tools": all_tools,
         "pre_model_hook": pre_model_hook,

@@ -29,10 +29,14 @@ from langgraph_memory.agent.injection import (
     render_memories,
     select_memories,
 )
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, with_agent_default
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.agent.recall import ConversationRecorder, is_summary
 from langgraph_memory.store._checks import clean_query, visible
-from langgraph_memory.store.records import Namespace
+from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, LiveConfig, render_live, rooms_from_runtime
+from langgraph_memory.agent.turn import TurnScopes, aselect_turn, select_turn
+from langgraph_memory.store.records import Memory, Namespace, namespace_from_key, namespace_key
+from langgraph_memory.store._rooms import RoomMessage
 from langgraph_memory.store import MemoryStore
 
 __all__ = [
@@ -199,6 +203,13 @@ class MemoryPrehook:
             ``config["configurable"]["memory_config"] = {...field: value}``.
         skip_sources: human-message sources that start no injection.
         should_inject: replaces the rule deciding which messages count as new input.
+        agent_namespace: where the agent's ``self`` and ``goal`` memories live, shared by
+            all its users (``{agent_id}`` defaults to ``default_agent_id``); ``None``: in
+            each user's namespace.
+        room_namespace: where the rooms the runtime names (``rooms`` in the context or
+            ``configurable``) live; their live excerpts and digested facts are injected.
+        live: how live excerpts are chosen (:class:`~langgraph_memory.agent.rooms.LiveConfig`).
+        default_agent_id: the ``agent_id`` when the runtime names none.
     """
 
     def __init__(
@@ -209,9 +220,17 @@ class MemoryPrehook:
         config: InjectionConfig | None = None,
         skip_sources: Sequence[str] = ("system",),
         should_inject: Callable[[BaseMessage], bool] | None = None,
+        agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+        room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
+        live: LiveConfig | None = None,
+        default_agent_id: str = DEFAULT_AGENT_ID,
     ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
+        self.agent_namespace = None if agent_namespace is None else tuple(agent_namespace)
+        self.room_namespace = tuple(room_namespace)
+        self.live = live or LiveConfig()
+        self.default_agent_id = default_agent_id
         self.config = config or InjectionConfig()
         skipped = frozenset(skip_sources)
         self.should_inject = should_inject or (lambda m: default_should_inject(m, skipped))
@@ -221,16 +240,26 @@ class MemoryPrehook:
 
     def _plan(
         self, state: Mapping[str, Any], config: RunnableConfig | None, context: Any
-    ) -> tuple[MemoryLedger, list[BaseMessage], Namespace, InjectionConfig] | None:
+    ) -> tuple[MemoryLedger, list[BaseMessage], TurnScopes, InjectionConfig] | None:
         ledger: MemoryLedger = state.get("memory") or {}
         messages = state.get("messages", [])
         burst = human_burst(messages, self.should_inject)
         if not burst or _message_key(messages, burst[-1]) == ledger.get("last_human_id"):
             return None
-        namespace = resolve_namespace(self.namespace, config=config, context=context)
+        scopes = self.scopes(config, context)
         overrides = ((config or {}).get("configurable") or {}).get("memory_config")
         settings = self.config.override(overrides) if overrides else self.config
-        return ledger, burst, namespace, settings
+        return ledger, burst, scopes, settings
+
+    def scopes(self, config: RunnableConfig | None, context: Any) -> TurnScopes:
+        """Whose memories this run sees: its user's, the agent's identity, and the rooms
+        its runtime names."""
+        user = resolve_namespace(self.namespace, config=config, context=context)
+        filled = with_agent_default(config, context, self.default_agent_id)
+        agent = user if self.agent_namespace is None else resolve_namespace(self.agent_namespace, **filled)
+        rooms = rooms_from_runtime(config, context)
+        room_ns = resolve_namespace(self.room_namespace, **filled) if rooms else None
+        return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms)
 
     def _update(
         self, ledger: MemoryLedger, burst: list[BaseMessage], messages: Sequence[BaseMessage],
@@ -240,9 +269,10 @@ class MemoryPrehook:
         turn = int(ledger.get("turn", 0)) + 1
         latest = [c.entry(turn) for c in injection.chosen]
         fresh = {e["id"] for e in latest}
+        gone = getattr(injection, "gone", set())  # live excerpts the digest took away
         kept = [
             e for e in ledger.get("context", [])
-            if turn - e["turn"] < settings.reinject_after_turns and e["id"] not in fresh
+            if turn - e["turn"] < settings.reinject_after_turns and e["id"] not in fresh and e["id"] not in gone
         ]
         return {
             "memory": {
@@ -260,11 +290,17 @@ class MemoryPrehook:
         plan = self._plan(state, config, getattr(runtime, "context", None))
         if plan is None:
             return None
-        ledger, burst, namespace, settings = plan
+        ledger, burst, scopes, settings = plan
         query = _query(burst)
-        injection = select_memories(
-            self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
-        )
+        if scopes.shared:
+            injection = select_turn(
+                self.store, scopes=scopes, query=query, ledger=ledger, config=settings, live=self.live,
+                cache=self.cache,
+            )
+        else:
+            injection = select_memories(
+                self.store, namespace=scopes.user, query=query, ledger=ledger, config=settings, cache=self.cache
+            )
         return self._update(ledger, burst, state["messages"], injection, settings)
 
     async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
@@ -272,11 +308,17 @@ class MemoryPrehook:
         plan = self._plan(state, config, getattr(runtime, "context", None))
         if plan is None:
             return None
-        ledger, burst, namespace, settings = plan
+        ledger, burst, scopes, settings = plan
         query = _query(burst)
-        injection = await aselect_memories(
-            self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
-        )
+        if scopes.shared:
+            injection = await aselect_turn(
+                self.store, scopes=scopes, query=query, ledger=ledger, config=settings, live=self.live,
+                cache=self.cache,
+            )
+        else:
+            injection = await aselect_memories(
+                self.store, namespace=scopes.user, query=query, ledger=ledger, config=settings, cache=self.cache
+            )
         return self._update(ledger, burst, state["messages"], injection, settings)
 
 
@@ -326,8 +368,10 @@ class MemoryPosthook:
         if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
             return None  # the model is still working through tools
         turn = int(ledger.get("turn", 0)) + 1
-        ids = [e["id"] for e in ledger.get("latest", [])]
-        injected = {**ledger.get("injected", {}), **{i: turn for i in ids}}
+        latest = ledger.get("latest", [])
+        injected = {**ledger.get("injected", {}), **{e["id"]: turn for e in latest}}
+        # Live excerpts count in the window; they are not memories (no statistics, no buffer).
+        ids = [e["id"] for e in latest if e.get("channel") != "live"]
         buffer = [i for i in ledger.get("buffer", []) if i not in ids] + ids
         closed = {
             **ledger,
@@ -372,17 +416,42 @@ class MemoryPosthook:
         return self(state, config, runtime)
 
 
-def visible_memories(state: Mapping[str, Any], store: MemoryStore, namespace: Namespace) -> list[Chosen]:
-    """The memories in the model's view now: the ledger's ids, read from the store, so
-    those expired, deleted, superseded or erased since they were injected are left out."""
+def visible_context(
+    state: Mapping[str, Any], store: MemoryStore, namespace: Namespace
+) -> tuple[list[RoomMessage], list[Chosen]]:
+    """What is in the model's view now: the ledger's ids, read from the store (each from
+    the scope it was injected from: the user's namespace, the agent's identity, a room), so
+    what expired, was deleted, superseded, erased or digested since is left out."""
     entries = (state.get("memory") or {}).get("context", [])
     if not entries:
-        return []
-    found = {m.id: m for m, _ in store.get_many([e["id"] for e in entries], namespace=namespace)}
-    return [
-        Chosen(found[e["id"]], e["channel"], e.get("score"), e["reason"])  # type: ignore[arg-type]
-        for e in entries if e["id"] in found
-    ]
+        return [], []
+    user = namespace_key(namespace)
+    users_root = namespace_key(namespace[:1]) + "/"
+    by_scope: dict[tuple[bool, str], list[str]] = {}
+    for e in entries:
+        scope = e.get("scope") or user
+        if scope != user and scope.startswith(users_root):
+            continue  # graph state is client-writable: never another user's namespace
+        by_scope.setdefault((e["channel"] == "live", scope), []).append(e["id"])
+    memories: dict[str, Memory] = {}
+    live: dict[str, RoomMessage] = {}
+    for (is_live, scope), ids in by_scope.items():
+        if is_live:
+            live.update((m.id, m) for m in store.room_messages(ids, namespace=namespace_from_key(scope)))
+        else:
+            memories.update((m.id, m) for m, _ in store.get_many(ids, namespace=namespace_from_key(scope)))
+    return (
+        [live[e["id"]] for e in entries if e["channel"] == "live" and e["id"] in live],
+        [
+            Chosen(memories[e["id"]], e["channel"], e.get("score"), e["reason"])  # type: ignore[arg-type]
+            for e in entries if e["channel"] != "live" and e["id"] in memories
+        ],
+    )
+
+
+def visible_memories(state: Mapping[str, Any], store: MemoryStore, namespace: Namespace) -> list[Chosen]:
+    """The memories in the model's view now (see :func:`visible_context`)."""
+    return visible_context(state, store, namespace)[1]
 
 
 def memory_prompt(
@@ -394,9 +463,10 @@ def memory_prompt(
     instructions: str | None = MEMORY_INSTRUCTIONS,
 ) -> str:
     """The system prompt with memory: ``base``, the memory instructions, then the block of
-    memories the model should see now (the ids in ``state["memory"]``, read from
-    ``store`` in ``namespace``)."""
-    parts = [base, instructions, render_memories(visible_memories(state, store, namespace))]
+    memories the model should see now (the ids in ``state["memory"]``, read from the store
+    at each call: live room excerpts first, then the memories)."""
+    live, memories = visible_context(state, store, namespace)
+    parts = [base, instructions, render_live(live), render_memories(memories)]
     return "\n\n".join(p for p in parts if p)
 
 

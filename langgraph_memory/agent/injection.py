@@ -20,7 +20,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from typing_extensions import NotRequired, TypedDict
 
-from langgraph_memory.store.records import Memory, Namespace
+from langgraph_memory.store.records import Memory, Namespace, namespace_key
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
 from langgraph_memory.store._search import (
     identity_plan,
@@ -122,6 +122,9 @@ class InjectedEntry(TypedDict):
     reason: str
     turn: int
     score: NotRequired[float | None]
+    scope: NotRequired[str]
+    """Where the id lives (a namespace key): the user's memories, the agent's identity or a
+    room's live messages."""
 
 
 class MemoryLedger(TypedDict, total=False):
@@ -161,6 +164,7 @@ class Chosen:
             reason=self.reason,
             turn=turn,
             score=None if self.score is None else round(self.score, 4),
+            scope=namespace_key(self.memory.namespace),
         )
 
 

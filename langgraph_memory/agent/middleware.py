@@ -26,7 +26,9 @@ from langgraph_memory.agent.hooks import (
     merge_memory,
     resolve_namespace,
 )
+from langgraph_memory.agent.identity import DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
+from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.agent.recall import ConversationRecorder
 from langgraph_memory.store import MemoryStore
@@ -73,6 +75,11 @@ class MemoryMiddleware(AgentMiddleware):
         store: the :class:`~langgraph_memory.MemoryStore`, a ``DeferredStore``, or a
             function returning a store (opened on first use, retried after failures).
         namespace: namespace template, default ``("memories", "{user_id}")``.
+        agent_namespace: where the agent's ``self`` and ``goal`` memories live, default
+            ``("agent", "{agent_id}")``, shared by all users; ``None``: per user.
+        agent_writes: whether a run may store or delete them (a flag, or a function of
+            the run's context).
+        room_namespace: where the rooms named by the runtime (``rooms``) live.
         config: the pre-hook's :class:`~langgraph_memory.agent.injection.InjectionConfig`.
         kinds: which tool families to attach (``fact``, ``self``, ``goal``); ``()`` for none.
         instructions: memory guidance added to the system prompt; ``None`` to omit.
@@ -92,6 +99,9 @@ class MemoryMiddleware(AgentMiddleware):
         store: MemoryStore,
         *,
         namespace: Sequence[str] = DEFAULT_NAMESPACE,
+        agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+        agent_writes: AgentWrites = True,
+        room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
         config: InjectionConfig | None = None,
         kinds: Sequence[str] = ("fact", "self", "goal"),
         instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -105,7 +115,9 @@ class MemoryMiddleware(AgentMiddleware):
         super().__init__()
         gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
         self.store = store = gate.store
-        self.prehook = MemoryPrehook(store, namespace=namespace, config=config, skip_sources=skip_sources)
+        self.prehook = MemoryPrehook(
+            store, namespace=namespace, config=config, agent_namespace=agent_namespace,
+            room_namespace=room_namespace, skip_sources=skip_sources)
         self.posthook = MemoryPosthook(
             store, namespace=namespace,
             max_semantic_buffer=self.prehook.config.max_semantic_buffer,
@@ -115,7 +127,9 @@ class MemoryMiddleware(AgentMiddleware):
         self.memory = GatedMemory(gate, self.prehook, self.posthook, recorder, inject_exchanges=inject_exchanges)
         self.gate = gate
         self.instructions = instructions
-        self.tools = memory_tools(store, kinds=kinds, namespace=namespace) if kinds else []
+        self.tools = memory_tools(
+            store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
+        ) if kinds else []
         self._tool_names = {t.name for t in self.tools}
 
     def before_model(self, state: MemoryAgentState, runtime: Runtime) -> dict[str, Any] | None:

@@ -22,6 +22,14 @@ from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
 from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
 from langgraph_memory.agent.injection import render_line
+from langgraph_memory.agent.identity import (
+    AGENT_KINDS,
+    DEFAULT_AGENT_ID,
+    DEFAULT_AGENT_NAMESPACE,
+    AgentWrites,
+    agent_writes_allowed,
+    with_agent_default,
+)
 from langgraph_memory.store.records import KIND_CATEGORIES, Memory, Namespace
 from langgraph_memory.store import MemoryStore, RememberResult
 
@@ -107,15 +115,31 @@ def _describe(result: RememberResult) -> str:
 class _Tools:
     """Builds the tool functions around one store and namespace template."""
 
-    def __init__(self, store: MemoryStore, namespace: Sequence[str]) -> None:
+    def __init__(
+        self, store: MemoryStore, namespace: Sequence[str], agent_namespace: Sequence[str] | None = None,
+        agent_writes: AgentWrites = True, default_agent_id: str = DEFAULT_AGENT_ID,
+    ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
+        self.agent_namespace = None if agent_namespace is None else tuple(agent_namespace)
+        self.agent_writes = agent_writes
+        self.default_agent_id = default_agent_id
 
-    def scope(self, runtime: ToolRuntime) -> Namespace:
+    def scope(self, runtime: ToolRuntime, kind: str = "fact") -> Namespace:
+        """The user's namespace, or the agent's for its own ``self`` and ``goal`` memories."""
+        if kind in AGENT_KINDS and self.agent_namespace is not None:
+            filled = with_agent_default(runtime.config, runtime.context, self.default_agent_id)
+            return resolve_namespace(self.agent_namespace, **filled)
         return resolve_namespace(self.namespace, config=runtime.config, context=runtime.context)
 
+    def check_write(self, runtime: ToolRuntime, kind: str) -> None:
+        if kind in AGENT_KINDS and not agent_writes_allowed(self.agent_writes, runtime.context):
+            raise ToolException(
+                f"Error: this conversation may not change your {kind} memories. Nothing was changed."
+            )
+
     def search(self, runtime: ToolRuntime, kind: str, query: str, limit: int, **filters: Any) -> str:
-        namespace = self.scope(runtime)
+        namespace = self.scope(runtime, kind)
         try:
             hits = self.store.search(query, namespace=namespace, limit=limit, kinds=kind, **filters)
         except LangGraphMemoryError as exc:
@@ -133,7 +157,8 @@ class _Tools:
         return format_memories(memories, empty="No memories stored yet.")
 
     def store_memory(self, runtime: ToolRuntime, kind: str, content: str, **fields: Any) -> Command:
-        namespace = self.scope(runtime)
+        self.check_write(runtime, kind)
+        namespace = self.scope(runtime, kind)
         try:
             result = self.store.remember(content, namespace=namespace, kind=kind, source="conversation", **fields)
         except LangGraphMemoryError as exc:
@@ -149,7 +174,8 @@ class _Tools:
         )
 
     def delete(self, runtime: ToolRuntime, kind: str, id: str, reason: str) -> Command:
-        namespace = self.scope(runtime)
+        self.check_write(runtime, kind)
+        namespace = self.scope(runtime, kind)
         try:
             found = self.store.get(id, namespace=namespace)
             if found is None or found.kind != kind:
@@ -251,6 +277,9 @@ def memory_tools(
     *,
     kinds: Sequence[str] = ("fact", "self", "goal"),
     namespace: Sequence[str] = DEFAULT_NAMESPACE,
+    agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
+    agent_writes: AgentWrites = True,
+    default_agent_id: str = DEFAULT_AGENT_ID,
 ) -> list[BaseTool]:
     """The memory tools of seed 002, ready for a ``ToolNode`` or ``create_agent``.
 
@@ -260,11 +289,17 @@ def memory_tools(
             store_memory, delete_memory, search_conversations), ``self`` (search_self, store_self, delete_self)
             and ``goal`` (search_goals, store_goal, delete_goal).
         namespace: namespace template filled from the runtime, as for the pre-hook.
+        agent_namespace: where ``self`` and ``goal`` memories live: the agent's, shared by
+            all its users, by default; ``None`` for the user's namespace.
+        agent_writes: whether a conversation may store or delete ``self`` and ``goal``
+            memories: ``True``, ``False``, or a function of the run's context (e.g. only
+            for admins). Searching them is always allowed.
+        default_agent_id: the ``agent_id`` when the runtime names none.
     """
     unknown = set(kinds) - set(KIND_CATEGORIES)
     if unknown:
         raise ValueError(f"unknown memory kinds {sorted(unknown)}; expected fact, self or goal")
-    t = _Tools(store, namespace)
+    t = _Tools(store, namespace, agent_namespace, agent_writes, default_agent_id)
     tools: list[BaseTool] = []
     if "fact" in kinds:
         tools += _fact_tools(t)

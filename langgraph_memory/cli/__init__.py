@@ -5,7 +5,7 @@ Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
 ``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
 ``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
 
-Commands: list, search, show, stats, export, import, purge-expired, delete, erase. Each prints an
+Commands: list, search, show, stats, export, import, purge-expired, delete, erase, digest. Each prints an
 aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
 (1 for a failed command, 2 for a bad command line).
 """
@@ -13,6 +13,7 @@ aligned table, or JSON with ``--json``. Errors print one line on stderr and exit
 from __future__ import annotations
 
 import argparse
+import importlib
 import contextlib
 import os
 import sys
@@ -161,6 +162,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("namespace", metavar="NAMESPACE", help=NAMESPACE_HELP)
     p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
     p.set_defaults(run="cmd_erase")
+
+    p = command("digest", "turn a room's live messages into facts now",
+                "Run the digest of ROOM now: its live messages go to a chat model (ChatOpenAI with "
+                "OPENAI_API_KEY, or --model MODULE:ATTR), the durable facts it finds are stored in "
+                "NAMESPACE, and the messages read are removed.")
+    p.add_argument("room", metavar="ROOM", help="the room's name, e.g. lobby")
+    p.add_argument("--namespace", default="rooms/agent", metavar="NAMESPACE",
+                   help=f"the rooms' namespace (default rooms/agent); {NAMESPACE_HELP}")
+    p.add_argument("--model", metavar="MODULE:ATTR", help="a chat model, or a function returning one")
+    p.add_argument("--max-messages", type=int, default=1000, help="at most this many messages (default 1000)")
+    p.set_defaults(run="_digest:cmd_digest")
     return parser
 
 
@@ -272,7 +284,11 @@ def main(
                 # Only search embeds: the other commands never wait for the model to load.
                 embeddings = lazy_default_embeddings()
             opened = store = _open_store(args, location, embeddings, err, create=creates)
-        return getattr(_commands, args.run)(store, args, out, err)
+        # A command is a function of _commands, or "module:function" in another cli module
+        # (one that loads more, e.g. the digest's chat model).
+        module, _, name = args.run.rpartition(":")
+        commands = importlib.import_module(f"langgraph_memory.cli.{module}") if module else _commands
+        return getattr(commands, name)(store, args, out, err)
     except BrokenPipeError:  # piped into `head`: the reader has what it wanted
         if out is sys.stdout:
             # Python would report the pipe again when it flushes stdout at exit.

@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
+from langgraph_memory.store._rooms import RoomMessage, RoomMessages
 from langgraph_memory.store._reads import Plan, QueryVectors, check_ids, history_chain, points_by_id, run_plans
 from langgraph_memory.store._search import (
     SearchHit,
@@ -34,12 +35,12 @@ from langgraph_memory.store.records import (
     validate_namespace,
 )
 
-__all__ = ["MemoryStore", "RememberResult", "SearchHit", "QueryVectors", "SearchMode"]
+__all__ = ["MemoryStore", "RememberResult", "RoomMessage", "SearchHit", "QueryVectors", "SearchMode"]
 
 logger = logging.getLogger("langgraph_memory")
 
 
-class MemoryStore(StoreConnection):
+class MemoryStore(RoomMessages, StoreConnection):
     """Long-term memories of many users in one Qdrant collection, isolated by namespace.
 
     Build it with :meth:`open` (embedded Qdrant Edge, the default), :meth:`connect` (a Qdrant

@@ -183,8 +183,12 @@ class Backend(Protocol):
     def stored_meta(self) -> dict[str, Any] | None:
         """The meta :meth:`setup` recorded, or ``None`` when nothing is stored yet."""
 
-    def upsert(self, points: Sequence[StoredPoint]) -> None:
-        """Write all points in one operation, so a memory and what it supersedes change together."""
+    def upsert(self, points: Sequence[StoredPoint], *, only_if: Where | None = None) -> None:
+        """Write all points in one operation, so a memory and what it supersedes change together.
+
+        With ``only_if``, a point that already exists is overwritten only if it matches
+        that filter, atomically in the engine (new points are inserted): a compare-and-set,
+        which leases across processes sharing a server rely on."""
 
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]: ...
 

@@ -194,7 +194,7 @@ class EdgeBackend:
         return EdgeBackend(self.path / SIDE_DIR / _side_name(name), keyword_fields=keyword_fields)
 
     @_engine_call
-    def upsert(self, points: Sequence[StoredPoint]) -> None:
+    def upsert(self, points: Sequence[StoredPoint], *, only_if: Where | None = None) -> None:
         if not points:
             return
         edge_points = []
@@ -205,7 +205,8 @@ class EdgeBackend:
             if p.sparse is not None:
                 vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
-        self.shard.update(qe.UpdateOperation.upsert_points(edge_points))
+        condition = None if only_if is None else to_filter(only_if)
+        self.shard.update(qe.UpdateOperation.upsert_points(edge_points, condition=condition))
 
     @_engine_call
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:

@@ -153,7 +153,7 @@ class QdrantClientBackend:
                 self.client.create_payload_index(self.collection, "content", models.PayloadSchemaType.TEXT)
             return stored
 
-    def upsert(self, points: Sequence[StoredPoint]) -> None:
+    def upsert(self, points: Sequence[StoredPoint], *, only_if: Where | None = None) -> None:
         if not points:
             return
         structs = []
@@ -165,7 +165,10 @@ class QdrantClientBackend:
                 vector[SPARSE] = models.SparseVector(indices=p.sparse[0], values=p.sparse[1])
             structs.append(models.PointStruct(id=p.id, vector=vector, payload=p.payload))
         with self._guard():
-            self.client.upsert(self.collection, points=structs, wait=True)
+            self.client.upsert(
+                self.collection, points=structs, wait=True,
+                update_filter=None if only_if is None else to_filter(only_if),
+            )
 
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
         if not ids:

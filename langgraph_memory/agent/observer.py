@@ -1,0 +1,103 @@
+"""The :class:`RoomObserver` node: a room fed from a graph, a webhook or a websocket."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timezone
+from typing import Any, Mapping, Sequence
+
+from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+
+from langgraph_memory.agent.hooks import MemoryScopeError, resolve_namespace
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, with_agent_default
+from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, rooms_from_runtime
+from langgraph_memory.store import MemoryStore
+from langgraph_memory.store.records import Namespace
+
+__all__ = ["RoomObserver"]
+
+
+def _content(message: BaseMessage) -> str:
+    return message.content if isinstance(message.content, str) else message.text
+
+
+def _get(source: Any, key: str) -> Any:
+    return source.get(key) if isinstance(source, Mapping) else getattr(source, key, None)
+
+
+class RoomObserver:
+    """Graph node (and plain callable) that feeds the room a run names with its new
+    human messages, so an app can observe a room from a graph, a webhook or a websocket
+    handler. Messages addressing the agent by name are left out (the agent answers them).
+
+    As a node it observes the human messages after the last AI or tool message, into the
+    run's room (``room`` in the context or ``configurable``, else the first of ``rooms``),
+    with the author from ``message.name``, else the run's ``user_id``. It changes no state.
+
+    Args:
+        store: the :class:`~langgraph_memory.MemoryStore`.
+        namespace: the rooms' namespace template, as for the pre-hook.
+        agent_names: names addressing the agent; default the store's ``agent_names``.
+        default_agent_id: fills ``{agent_id}`` when the runtime gives none.
+    """
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
+        agent_names: Sequence[str] | None = None,
+        default_agent_id: str = DEFAULT_AGENT_ID,
+    ) -> None:
+        self.store = store
+        self.namespace = tuple(namespace)
+        self.agent_names = None if agent_names is None else tuple(agent_names)
+        self.default_agent_id = default_agent_id
+
+    def scope(self, config: RunnableConfig | None = None, context: Any = None) -> Namespace:
+        """The rooms' namespace for this runtime."""
+        return resolve_namespace(self.namespace, **with_agent_default(config, context, self.default_agent_id))
+
+    def observe(
+        self, text: str, *, room: str = "lobby", author: str, at: datetime | None = None,
+        config: RunnableConfig | None = None, context: Any = None,
+    ) -> str | None:
+        """Observe one message (the plain-callable face); returns its id or ``None``."""
+        return self.store.observe(
+            text, namespace=self.scope(config, context), room=room, author=author,
+            at=at, agent_names=self.agent_names,
+        )
+
+    async def aobserve(self, text: str, **kwargs: Any) -> str | None:
+        """Async twin of :meth:`observe`."""
+        return await asyncio.to_thread(lambda: self.observe(text, **kwargs))
+
+    def _batch(self, state: Mapping[str, Any], config: RunnableConfig | None, context: Any) -> list[dict[str, Any]]:
+        configurable = (config or {}).get("configurable") or {}
+        room = _get(context, "room")
+        room = room or configurable.get("room") or next(iter(rooms_from_runtime(config, context)), None)
+        if room is None:
+            raise MemoryScopeError("RoomObserver needs the run's room: context={'room': ...} or configurable")
+        user = _get(context, "user_id")
+        user = user or configurable.get("user_id")
+        batch: list[dict[str, Any]] = []
+        for message in reversed(state.get("messages", [])):
+            if not isinstance(message, HumanMessage):
+                break
+            author = message.name or user
+            if author:
+                batch.append({"text": _content(message), "author": author, "room": room,
+                              "at": datetime.now(timezone.utc)})
+        return list(reversed(batch))
+
+    def __call__(self, state: Mapping[str, Any], config: RunnableConfig = None, runtime: Any = None) -> None:  # type: ignore[assignment]
+        context = getattr(runtime, "context", None)
+        batch = self._batch(state, config, context)
+        if batch:
+            self.store.observe_many(batch, namespace=self.scope(config, context), agent_names=self.agent_names)
+        return None
+
+    async def acall(self, state: Mapping[str, Any], config: RunnableConfig = None, runtime: Any = None) -> None:  # type: ignore[assignment]
+        """Async twin of calling the node."""
+        return await asyncio.to_thread(self, state, config, runtime)
