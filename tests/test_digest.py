@@ -173,7 +173,7 @@ def test_david_greece_end_to_end(store):
     context = {"user_id": "mickael", "rooms": ["lobby"]}
     graph.invoke({"messages": [HumanMessage("Que fait David demain ?")]}, run, context=context)
     first = model.received[-1][0].content
-    assert "• david (17/01 10:00): je pars en Grèce demain" in first
+    assert "• david (17/01 10:00): \"je pars en Grèce demain\"" in first
 
     report = digest(store, namespace=ROOMS, room="lobby", model=scripted(digest_reply(GREECE)))
     assert (report.read, report.stored) == (1, 1)

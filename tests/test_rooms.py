@@ -91,7 +91,7 @@ def test_live_excerpt_is_injected_in_its_own_block_with_author_and_time(store):
                  context={"user_id": "mickael", "rooms": ["lobby"]})
     text = system_text(model)
     assert "[Live room context: relevant excerpts from #lobby, not a full conversation" in text
-    assert "• david (17/01 10:00): je pars en Grèce demain" in text
+    assert "• david (17/01 10:00): \"je pars en Grèce demain\"" in text
     assert "mdr" not in text
     # A run whose runtime names no room sees none of it.
     model2, graph2 = graph_for(store, "Je ne sais pas.")

@@ -12,7 +12,7 @@ import logging
 import string
 from typing import Any, Callable, Mapping, Sequence
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import MessagesState
 from typing_extensions import Annotated, NotRequired
@@ -20,23 +20,20 @@ from typing_extensions import Annotated, NotRequired
 from langgraph_memory.background.worker import worker_for
 from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.injection import (
-    Chosen,
     Injection,
     InjectionConfig,
     MemoryLedger,
     VectorCache,
     aselect_memories,
-    render_memories,
     select_memories,
 )
 from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, with_agent_default
-from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
+from langgraph_memory.agent.view import memory_prompt, message_text, visible_memories, with_memories
 from langgraph_memory.agent.recall import ConversationRecorder, is_summary
 from langgraph_memory.store._checks import clean_query, visible
-from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, LiveConfig, render_live, rooms_from_runtime
+from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, LiveConfig, rooms_from_runtime
 from langgraph_memory.agent.turn import TurnScopes, aselect_turn, select_turn
-from langgraph_memory.store.records import Memory, Namespace, namespace_from_key, namespace_key
-from langgraph_memory.store._rooms import RoomMessage
+from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
 
 __all__ = [
@@ -148,8 +145,7 @@ def resolve_namespace(
     return tuple(parts)
 
 
-def _text(message: BaseMessage) -> str:
-    return message.text if hasattr(message, "text") and not callable(message.text) else str(message.content)
+_text = message_text
 
 
 def default_should_inject(message: BaseMessage, skip_sources: frozenset[str]) -> bool:
@@ -414,83 +410,3 @@ class MemoryPosthook:
         if not self.background:
             return await asyncio.to_thread(self, state, config, runtime)
         return self(state, config, runtime)
-
-
-def visible_context(
-    state: Mapping[str, Any], store: MemoryStore, namespace: Namespace
-) -> tuple[list[RoomMessage], list[Chosen]]:
-    """What is in the model's view now: the ledger's ids, read from the store (each from
-    the scope it was injected from: the user's namespace, the agent's identity, a room), so
-    what expired, was deleted, superseded, erased or digested since is left out."""
-    entries = (state.get("memory") or {}).get("context", [])
-    if not entries:
-        return [], []
-    user = namespace_key(namespace)
-    users_root = namespace_key(namespace[:1]) + "/"
-    by_scope: dict[tuple[bool, str], list[str]] = {}
-    for e in entries:
-        scope = e.get("scope") or user
-        if scope != user and scope.startswith(users_root):
-            continue  # graph state is client-writable: never another user's namespace
-        by_scope.setdefault((e["channel"] == "live", scope), []).append(e["id"])
-    memories: dict[str, Memory] = {}
-    live: dict[str, RoomMessage] = {}
-    for (is_live, scope), ids in by_scope.items():
-        if is_live:
-            live.update((m.id, m) for m in store.room_messages(ids, namespace=namespace_from_key(scope)))
-        else:
-            memories.update((m.id, m) for m, _ in store.get_many(ids, namespace=namespace_from_key(scope)))
-    return (
-        [live[e["id"]] for e in entries if e["channel"] == "live" and e["id"] in live],
-        [
-            Chosen(memories[e["id"]], e["channel"], e.get("score"), e["reason"])  # type: ignore[arg-type]
-            for e in entries if e["channel"] != "live" and e["id"] in memories
-        ],
-    )
-
-
-def visible_memories(state: Mapping[str, Any], store: MemoryStore, namespace: Namespace) -> list[Chosen]:
-    """The memories in the model's view now (see :func:`visible_context`)."""
-    return visible_context(state, store, namespace)[1]
-
-
-def memory_prompt(
-    state: Mapping[str, Any],
-    *,
-    store: MemoryStore,
-    namespace: Namespace,
-    base: str | None = None,
-    instructions: str | None = MEMORY_INSTRUCTIONS,
-) -> str:
-    """The system prompt with memory: ``base``, the memory instructions, then the block of
-    memories the model should see now (the ids in ``state["memory"]``, read from the store
-    at each call: live room excerpts first, then the memories)."""
-    live, memories = visible_context(state, store, namespace)
-    parts = [base, instructions, render_live(live), render_memories(memories)]
-    return "\n\n".join(p for p in parts if p)
-
-
-def with_memories(
-    messages: Sequence[BaseMessage],
-    state: Mapping[str, Any],
-    *,
-    store: MemoryStore,
-    namespace: Namespace,
-    system_prompt: str | None = None,
-    instructions: str | None = MEMORY_INSTRUCTIONS,
-) -> list[BaseMessage]:
-    """The model's input for this call: one system message (the thread's own system
-    message if any, ``system_prompt``, the memory instructions and the injected block)
-    followed by the thread's other messages.
-
-    The block is built from ``state["memory"]`` and ``store`` on every call and never
-    stored in the thread, so the checkpointed ``messages`` stay exactly what was said.
-    """
-    rest = list(messages)
-    bases = [_text(rest.pop(0))] if rest and isinstance(rest[0], SystemMessage) else []
-    if system_prompt:
-        bases.append(system_prompt)
-    text = memory_prompt(
-        state, store=store, namespace=namespace, base="\n\n".join(bases) or None, instructions=instructions
-    )
-    return ([SystemMessage(text)] if text else []) + rest
