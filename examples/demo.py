@@ -132,7 +132,7 @@ def room_story(store: MemoryStore) -> None:
     def ask(said: str, answer: str) -> None:
         model.say(answer)
         before = len(graph.get_state(cfg).values.get("messages", [])) + 1
-        show_turn("sarah", len(model.received) + 1, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before)
+        show_turn(store, "sarah", len(model.received) + 1, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before)
         block = model.received[-1][0].content
         shown = [line for line in block.splitlines() if line.startswith("• ") or "Live room context" in line]
         print("  live   : " + ("\n           ".join(shown) if shown else "(no live excerpt)"))

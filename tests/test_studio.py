@@ -184,7 +184,7 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
     assert a2["memory"]["query"] == "where does my sister live?"
     assert cello not in {e["id"] for e in a2["memory"]["context"]}
     # The ledger holds ids and turns, never memory text: checkpoints could not erase it.
-    assert all(set(e) <= {"id", "channel", "reason", "turn", "score"} for e in a2["memory"]["context"])
+    assert all(set(e) <= {"id", "channel", "reason", "turn", "score", "scope"} for e in a2["memory"]["context"])
     assert "Lina" in a2["messages"][-1]["content"] and "cello" not in a2["messages"][-1]["content"]
 
     bob_seen = {e["id"]: e for e in b2["memory"]["context"]}

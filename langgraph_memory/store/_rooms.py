@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
 
-import numpy as np
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._reads import QueryVectors
@@ -184,6 +183,8 @@ class RoomMessages:
         return [None if p is None else p.id for p in points]
 
     def _embed_messages(self, points: list[StoredPoint]) -> None:
+        import numpy as np  # not at import: the CLI's reads never load it
+
         # The author is part of what a message says: "leaving for Greece tomorrow" answers
         # "where is David going?" because David wrote it. But then "david: lol" is close
         # to every question about David too; its ``substance`` (how far the content moves
