@@ -29,9 +29,11 @@ from langgraph_memory.agent.injection import (
     render_memories,
     select_memories,
 )
+from langgraph_memory.agent.events import MemoryEvents, after_turn
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.agent.recall import ConversationRecorder, is_summary
 from langgraph_memory.store._checks import clean_query, visible
+from langgraph_memory.background.preferences import PreferenceCapture
 from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
 
@@ -296,6 +298,11 @@ class MemoryPosthook:
         index_exchanges: hand each finished exchange (the human message(s) and the final
             answer) to the background worker, for ``search_conversations``.
         skip_sources: human-message sources left out of exchanges, as for the pre-hook.
+        capture: capture the user's preferences, intentions and constraints from each
+            turn (:class:`~langgraph_memory.background.preferences.PreferenceCapture`).
+        events: where ``preference_captured`` and ``proactive_hint`` events go besides the
+            custom stream, and the hint counters (:class:`~langgraph_memory.agent.events.MemoryEvents`);
+            without it, captures still stream and no hints are counted.
     """
 
     def __init__(
@@ -307,6 +314,8 @@ class MemoryPosthook:
         background: bool = True,
         index_exchanges: bool = True,
         skip_sources: Sequence[str] = ("system",),
+        capture: PreferenceCapture | None = None,
+        events: MemoryEvents | None = None,
     ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
@@ -317,6 +326,8 @@ class MemoryPosthook:
             ConversationRecorder(store, include=lambda m: default_should_inject(m, skipped))
             if index_exchanges else None
         )
+        self.capture = capture
+        self.events = events
 
     def _close(self, state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
         ledger: MemoryLedger = state.get("memory") or {}
@@ -363,7 +374,19 @@ class MemoryPosthook:
         self._record(ids, namespace)
         if self.recorder is not None:
             self.recorder.record_turn(state, namespace, config, context)
+        if self.capture is not None or self.events is not None:
+            humans = _turn_humans(state.get("messages", []))
+            source = {"thread_id": ((config or {}).get("configurable") or {}).get("thread_id"),
+                      "source_message_ids": [m.id for m in humans if m.id]}
+            after_turn(self.store, self.capture, self.events, namespace, [_text(m) for m in humans],
+                       ids, self._submit, source)
         return update
+
+    def _submit(self, fn: Callable[..., Any], *args: Any, label: str, **kwargs: Any) -> None:
+        if self.background:
+            worker_for(self.store).submit(fn, *args, label=label, **kwargs)
+        else:
+            fn(*args, **kwargs)
 
     async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
         """Async twin of calling the node."""
@@ -383,6 +406,15 @@ def visible_memories(state: Mapping[str, Any], store: MemoryStore, namespace: Na
         Chosen(found[e["id"]], e["channel"], e.get("score"), e["reason"])  # type: ignore[arg-type]
         for e in entries if e["id"] in found
     ]
+def _turn_humans(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The human messages this turn answered: the last run of them before the replies."""
+    end = len(messages)
+    while end and not isinstance(messages[end - 1], HumanMessage):
+        end -= 1
+    start = end
+    while start and isinstance(messages[start - 1], HumanMessage):
+        start -= 1
+    return list(messages[start:end])
 
 
 def memory_prompt(

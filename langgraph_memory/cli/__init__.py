@@ -5,7 +5,7 @@ Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
 ``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
 ``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
 
-Commands: list, search, show, stats, export, import, purge-expired, delete, erase. Each prints an
+Commands: list, search, show, stats, export, import, purge-expired, delete, erase, garden. Each prints an
 aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
 (1 for a failed command, 2 for a bad command line).
 """
@@ -161,6 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("namespace", metavar="NAMESPACE", help=NAMESPACE_HELP)
     p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
     p.set_defaults(run="cmd_erase")
+
+    p = command("garden", "fade, archive and purge unused memories",
+                "Run one gardening pass over the whole store or NAMESPACE and below: unused memories fade, "
+                "those below the minimum vitality or unused for the archive age are archived (hidden, "
+                "restorable), old archives are purged. Calibration from the MEMORY_DECAY_* variables.")
+    p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=NAMESPACE_HELP)
+    p.add_argument("--dry-run", action="store_true", help="print what a pass would change, change nothing")
+    p.set_defaults(run="cmd_garden")
     return parser
 
 
