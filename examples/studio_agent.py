@@ -33,6 +33,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from typing_extensions import TypedDict
 
 from langgraph_memory import MemoryStore, build_memory_graph, lazy_default_embeddings, shared_store
+from langgraph_memory.agent.garden_graph import build_garden_graph
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / ".langgraph_memory" / "studio"
 
@@ -160,3 +161,5 @@ graph = build_memory_graph(make_model(), store, context_schema=UserContext)
 # The server's store (langgraph.json "store"): the same memories as LangGraph items, for the
 # SDK's client.store.* and Studio's memory view.
 base_store = store.as_base_store()
+# The same store's gardening pass, for a cron of the deployment (langgraph.json: "garden").
+garden_graph = build_garden_graph(store)

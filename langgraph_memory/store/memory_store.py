@@ -293,10 +293,12 @@ class MemoryStore(StoreConnection):
 
     # -- bookkeeping --------------------------------------------------------------------
 
-    def record_access(self, memory_ids: Sequence[str], *, namespace: Namespace, injected: bool = False) -> None:
+    def record_access(
+        self, memory_ids: Sequence[str], *, namespace: Namespace, injected: bool = False, now: datetime | None = None,
+    ) -> None:
         """Count an access (and an injection) on each memory and boost its vitality; used
-        off the hot path."""
-        now = utcnow().timestamp()
+        off the hot path. ``now``: the access time (replays, tests); default the current time."""
+        now = _garden.check_now(now)
         settings = self.decay_settings()
         with self._writer.lock(validate_namespace(namespace), "__stats__"):
             for p in points_by_id(self._backend, check_ids(memory_ids), namespace, live_only=True):
