@@ -127,7 +127,9 @@ class ChatModelClassifier:
     )
 
     def __init__(self, model: Any) -> None:
-        self.runnable = model.with_structured_output(CaptureSchema)
+        # The JSON schema, not the class: the answer comes back as a dict and
+        # :func:`normalise` validates it (a model may localise or capitalise keys).
+        self.runnable = model.with_structured_output(CaptureSchema.model_json_schema())
 
     def __call__(self, text: str, now: datetime) -> Any:
         return self.runnable.invoke(self.PROMPT.format(today=now.date().isoformat(), text=text))
@@ -215,7 +217,7 @@ class PreferenceCapture:
                 continue
             try:
                 capture = normalise(self.classifier(text, now), text)
-            except InvalidMemoryError as exc:
+            except (InvalidMemoryError, ValidationError) as exc:
                 logger.info("preference capture skipped a message: %s", exc)
                 result.skip("invalid")
                 continue
