@@ -34,6 +34,7 @@ from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.agent.recall import ConversationRecorder, is_summary
 from langgraph_memory.store._checks import clean_query, visible
 from langgraph_memory.background.preferences import PreferenceCapture
+from langgraph_memory.store._garden import turn_in_flight
 from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
 
@@ -264,9 +265,10 @@ class MemoryPrehook:
             return None
         ledger, burst, namespace, settings = plan
         query = _query(burst)
-        injection = select_memories(
-            self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
-        )
+        with turn_in_flight(self.store):  # a gardening pass waits meanwhile
+            injection = select_memories(
+                self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
+            )
         return self._update(ledger, burst, state["messages"], injection, settings)
 
     async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
@@ -276,9 +278,10 @@ class MemoryPrehook:
             return None
         ledger, burst, namespace, settings = plan
         query = _query(burst)
-        injection = await aselect_memories(
-            self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
-        )
+        with turn_in_flight(self.store):
+            injection = await aselect_memories(
+                self.store, namespace=namespace, query=query, ledger=ledger, config=settings, cache=self.cache
+            )
         return self._update(ledger, burst, state["messages"], injection, settings)
 
 

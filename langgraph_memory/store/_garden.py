@@ -44,7 +44,13 @@ LEASE_SECONDS = 600.0
 """A lease older than this is taken over: its holder died mid-pass."""
 MAX_LISTED = 1000
 """At most this many archive / purge changes are listed in a report."""
-SCROLL_BATCH = 512
+SCROLL_BATCH = 64
+MAX_YIELD = 0.5
+"""The longest a pass waits for turns in flight before its next batch."""
+PACE = 3.0
+"""A pass rests this many times as long as each batch took (it runs at most a quarter of
+the time): in-process passes compete with turns for the interpreter. ``benchmarks/garden_bench.py``
+measures the pre-hook while a pass runs."""
 _LEASE_NAMESPACE = uuid.UUID("5b1f0d52-3c4e-4a57-9a51-7c1f3e0f6a10")
 
 _LOCKS: dict[tuple[int, str], threading.Lock] = {}
@@ -170,10 +176,15 @@ class _Tally:
 
 def _namespaces(store: Any, prefix: str | None) -> list[str]:
     keys: set[str] = set()
-    for point in store.iter_points(namespace=None if prefix is None else namespace_from_key(prefix),
-                                   include_superseded=True, batch=SCROLL_BATCH):
-        keys.add(point.payload.get("namespace", ""))
-    return sorted(k for k in keys if k)
+    offset = None
+    while True:
+        started = time.perf_counter()
+        points, offset = store._backend.scroll(
+            Where(namespace_prefix=prefix, status=None), limit=4 * SCROLL_BATCH, offset=offset)
+        keys.update(p.payload.get("namespace", "") for p in points)
+        if offset is None:
+            return sorted(k for k in keys if k)
+        _pace(time.perf_counter() - started, store)
 
 
 def garden(
@@ -215,12 +226,15 @@ def garden(
 
 
 def _tend(store: Any, key: str, now: float, last_pass_at: float | None, tally: _Tally) -> None:
-    settings = tally.settings
     backend = store._backend
     offset = None
     purge: list[str] = []
     while True:
+        started = time.perf_counter()
         points, offset = backend.scroll(Where(namespace=key, status=None), limit=SCROLL_BATCH, offset=offset)
+        # Points getting the same update are written together: vitality is rounded to
+        # 1e-3 (the write threshold), so a batch needs a few writes, not one per point.
+        updates: dict[tuple[tuple[str, Any], ...], list[str]] = {}
         for p in points:
             action = _tend_point(p, key, now, last_pass_at, tally)
             if action is None or tally.dry_run:
@@ -228,13 +242,41 @@ def _tend(store: Any, key: str, now: float, last_pass_at: float | None, tally: _
             if action == "purge":
                 purge.append(p.id)
             else:
-                backend.set_payload([p.id], action)
+                updates.setdefault(tuple(sorted(action.items())), []).append(p.id)
+        for payload, ids in updates.items():
+            backend.set_payload(ids, dict(payload))
         if offset is None:
             break
-        time.sleep(0)  # let a turn's thread run between batches
+        _pace(time.perf_counter() - started, store)
     if purge:
         chain = {m.id for i in purge for m in history_chain(backend, i, namespace_from_key(key))}
         backend.delete(sorted(chain | set(purge)))
+
+
+def _pace(worked: float, store: Any = None) -> None:
+    """Rest :data:`PACE` times as long as the last batch took, and while a turn's
+    pre-hook is running (up to :data:`MAX_YIELD` at a time): a pass shares the
+    interpreter with the turns of the process, and gives way to them."""
+    time.sleep(worked * PACE)
+    deadline = time.perf_counter() + MAX_YIELD
+    while store is not None and store.__dict__.get("_turns_in_flight") and time.perf_counter() < deadline:
+        time.sleep(0.001)
+
+
+class turn_in_flight:
+    """Marks a turn's reads on ``store`` (the pre-hook wraps its selection in it): a
+    gardening pass waits between batches while one runs. Cheap: two integer updates."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def __enter__(self) -> None:
+        with _LOCKS_GUARD:
+            self.store.__dict__["_turns_in_flight"] = self.store.__dict__.get("_turns_in_flight", 0) + 1
+
+    def __exit__(self, *exc: object) -> None:
+        with _LOCKS_GUARD:
+            self.store.__dict__["_turns_in_flight"] -= 1
 
 
 def _tend_point(
@@ -273,12 +315,12 @@ def _tend_point(
     elif after < settings.min or idle_days >= settings.archive_days:
         tally.after.append(after)
         tally.note("archive", p.id, key, vitality, after)
-        return {"status": "archived", "archived_at": now, "vitality": after, "vitality_at": now}
+        return {"status": "archived", "archived_at": now, "vitality": round(after, 3), "vitality_at": now}
     tally.after.append(after)
     tally.buckets[settings.bucket_of(after)] += 1
     if vitality - after >= WRITE_EPSILON:
         tally.counts["decayed"] += 1
-        return {"vitality": after, "vitality_at": now}
+        return {"vitality": round(after, 3), "vitality_at": now}
     return None
 
 
