@@ -128,6 +128,7 @@ HELP_PHRASES = {
     "purge-expired": "TTL has passed",
     "delete": "the older versions it superseded",
     "erase": "Asks for confirmation",
+    "garden": "old archives are purged",
 }
 
 
