@@ -216,3 +216,25 @@ async def test_agarden_is_the_async_twin(store) -> None:
     store.remember("Alice likes tea", namespace=NS)
     report = await store.agarden(NS, dry_run=True)
     assert report["seen"] == 1
+
+
+def test_garden_in_background_runs_on_the_worker(store) -> None:
+    from langgraph_memory import garden_in_background
+
+    store.remember("Alice likes tea", namespace=NS)
+    reports = []
+    assert garden_in_background(store, NS, on_report=reports.append)
+    assert store.flush(timeout=60)
+    assert reports[0]["seen"] == 1
+
+
+def test_a_faded_memory_ranks_below_an_equally_relevant_fresh_one(store) -> None:
+    t0 = utcnow()
+    old = store.remember("Alice's neighbour has a grey cat", namespace=NS, created_at=t0 - 20 * DAY).memory
+    new = store.remember("Alice's colleague has a grey cat", namespace=NS).memory
+    before = store.search("grey cat", namespace=NS, limit=2)
+    store.garden()  # the older one fades: 20 days unused
+    after = {h.memory.id: h.score for h in store.search("grey cat", namespace=NS, limit=2)}
+    score_before = {h.memory.id: h.score for h in before}
+    assert after[new.id] == pytest.approx(score_before[new.id])
+    assert score_before[old.id] * 0.9 <= after[old.id] < score_before[old.id]

@@ -132,7 +132,7 @@ def hybrid_plan(
         out.append((f, (*(f"subject:{n}" for n in named), *(("time",) if point.id in timely_ids else ()))))
         # Vitality, a mild prior among the winners: the one place ranking reads it.
         payload = point.payload
-        f.score *= ranking_prior(payload.get("vitality", payload.get("importance")))
+        f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
     out.sort(key=lambda pair: pair[0].score, reverse=True)
     return out
 

@@ -31,9 +31,8 @@ ENV_PREFIX = "MEMORY_DECAY_"
 DAY = 86400.0
 
 VITALITY_PRIOR_WEIGHT = 0.1
-"""How much vitality moves a hybrid search score: ``score × (1 − w + w × vitality)``. A
-mild prior: a faded memory loses at most 10 % against a fully alive one. On LoCoMo it
-leaves recall unchanged (``docs/benchmarks.md``)."""
+"""How much vitality moves a hybrid search score: ``score × (1 − w + w × vitality / importance)``.
+A mild prior: a faded memory loses at most 10 % against a fresh or used one."""
 
 
 @dataclass(frozen=True)
@@ -171,11 +170,15 @@ def boosted_vitality(vitality: float, settings: DecaySettings) -> float:
     return min(1.0, vitality + settings.boost)
 
 
-def ranking_prior(vitality: float | None) -> float:
-    """The factor a hybrid search multiplies a memory's score by (see
-    :data:`VITALITY_PRIOR_WEIGHT`)."""
-    v = 1.0 if vitality is None else min(1.0, max(0.0, vitality))
-    return 1.0 - VITALITY_PRIOR_WEIGHT + VITALITY_PRIOR_WEIGHT * v
+def ranking_prior(vitality: float | None, importance: float | None) -> float:
+    """The factor a hybrid search multiplies a memory's score by: 1 while the memory is
+    as alive as it is important (fresh, or used), down to ``1 − w`` as it fades (see
+    :data:`VITALITY_PRIOR_WEIGHT`). Relative to importance, so importance (which has its
+    own pre-hook channel) is not counted twice, and scores stay within [0, 1]."""
+    if vitality is None or not importance:
+        return 1.0
+    alive = min(1.0, max(0.0, vitality / importance))
+    return 1.0 - VITALITY_PRIOR_WEIGHT + VITALITY_PRIOR_WEIGHT * alive
 
 
 def epoch(value: datetime | float | None) -> float | None:
