@@ -148,3 +148,21 @@ def test_bad_input_on_new_entry_points(edge_store) -> None:
     now = datetime(2026, 11, 23, tzinfo=timezone.utc)  # a Monday
     result = PreferenceCapture(edge_store).classify(["Rappelle-moi d'appeler Lina vendredi."], now)
     assert result.captures[0].timeframe == "2026-11-27"
+
+
+def test_chat_model_capture_runs_on_the_worker_and_streams_next_turn(edge_store) -> None:
+    answer = {"type": "preference", "confidence": 0.9, "topic": "music", "action": "love",
+              "timeframe": "ongoing", "sentiment": "positive", "entities": []}
+    seen = []
+    capture = PreferenceCapture(edge_store, model=_scripted_classifier(answer))
+    model = ScriptedChatModel(responses=[]).say("Nice.", "You're welcome.")
+    graph = build_memory_graph(model, edge_store, checkpointer=InMemorySaver(), capture=capture,
+                               events=MemoryEvents(seen.append))
+    cfg = {"configurable": {"thread_id": "t3", "user_id": "u1"}}
+    assert _run(graph, "I love jazz", cfg) == []  # classified later, on the worker
+    edge_store.flush()
+    assert [e["topic"] for e in seen] == ["music"]  # the callback at once
+    streamed = _run(graph, "Thanks!", cfg)  # the stream at the user's next post-hook
+    assert [e["topic"] for e in streamed] == ["music"]
+    [memory] = edge_store.recent(namespace=NS, since=None)
+    assert memory.memory_type == "preference" and memory.metadata["capture"]["topic"] == "music"

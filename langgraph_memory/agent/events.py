@@ -4,7 +4,7 @@ They go to LangGraph's custom stream (:func:`langgraph.config.get_stream_writer`
 with ``stream_mode="custom"`` and in Studio) and to an optional callback, never into the
 model's messages. The stream writer only exists inside a node, so the post-hook emits
 them itself; work finished later on the background worker (a chat-model classifier)
-reaches the callback at once and the stream at the thread's next post-hook.
+reaches the callback at once and the stream at the next post-hook of the same user.
 
 A proactive hint: each subject (a memory's subject tag, or a captured topic) counts one
 mention each time a memory tagged with it is injected or the user names it; when a
@@ -99,7 +99,7 @@ class MemoryEvents:
                 logger.warning("memory event callback failed on %s: %s", event.get("event"), exc)
 
     def later(self, namespace: Namespace, event: dict[str, Any]) -> None:
-        """From the worker: the callback now, the stream at the thread's next post-hook."""
+        """From the worker: the callback now, the stream at the user's next post-hook (any thread)."""
         self.emit(event, stream=False)
         with self._lock:
             self._pending[namespace_key(namespace)].append(event)
