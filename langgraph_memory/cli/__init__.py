@@ -267,7 +267,7 @@ def main(
         except _NoStore as exc:
             err.write(f"{PROG}: error: {exc}\n")
             return 1
-    from langgraph_memory.cli import _commands
+    from langgraph_memory.cli import _commands, _garden
     from langgraph_memory.errors import LangGraphMemoryError
 
     opened = None
@@ -280,7 +280,8 @@ def main(
                 # Only search embeds: the other commands never wait for the model to load.
                 embeddings = lazy_default_embeddings()
             opened = store = _open_store(args, location, embeddings, err, create=creates)
-        return getattr(_commands, args.run)(store, args, out, err)
+        # garden's command lives in its own module; the others in _commands.
+        return getattr(_garden if args.run == "cmd_garden" else _commands, args.run)(store, args, out, err)
     except BrokenPipeError:  # piped into `head`: the reader has what it wanted
         if out is sys.stdout:
             # Python would report the pipe again when it flushes stdout at exit.

@@ -441,7 +441,3 @@ def cmd_erase(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
           lambda: out.write(f"erased {erased} records of {text}\n"))
     return 0
 
-
-# The garden command lives in its own module (it imports the helpers above); the CLI finds
-# commands here by name.
-from langgraph_memory.cli._garden import cmd_garden  # noqa: E402
