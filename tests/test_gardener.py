@@ -238,3 +238,26 @@ def test_a_faded_memory_ranks_below_an_equally_relevant_fresh_one(store) -> None
     score_before = {h.memory.id: h.score for h in before}
     assert after[new.id] == pytest.approx(score_before[new.id])
     assert score_before[old.id] * 0.9 <= after[old.id] < score_before[old.id]
+
+
+def test_archived_memories_are_history_in_counts_and_exports_not_base_store_items(make_store, tmp_path) -> None:
+    from langgraph_memory.store._transfer import export_jsonl, import_jsonl
+
+    store = make_store()
+    pottery = store.remember("Alice takes pottery classes on Tuesdays", namespace=NS).memory
+    store.remember("Alice is a nurse", namespace=NS, memory_type="identity")
+    store.as_base_store().put(NS, "note", {"text": "an item, not a memory"})
+    store.garden(now=utcnow() + 45 * DAY)
+
+    assert store.count(namespace=NS) == 1
+    assert store.count(namespace=NS, include_superseded=True) == 2  # the archive, not the item
+    path = tmp_path / "export.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        summary = export_jsonl(store, out, namespace=NS)
+    assert summary.records == 2 and summary.live == 1
+
+    copy = make_store(tmp_path / "copy")
+    import_jsonl(copy, path)
+    [archived] = copy.history(pottery.id, namespace=NS)
+    assert archived.status == "archived" and copy.get(pottery.id, namespace=NS) is None
+    assert copy.restore(pottery.id, namespace=NS).status == "live"

@@ -31,7 +31,7 @@ from langgraph_memory.agent.injection import (
 )
 from langgraph_memory.agent.events import MemoryEvents, after_turn
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
-from langgraph_memory.agent.recall import ConversationRecorder, is_summary
+from langgraph_memory.agent.recall import ConversationRecorder, is_summary, turn_humans
 from langgraph_memory.store._checks import clean_query, visible
 from langgraph_memory.background.preferences import PreferenceCapture
 from langgraph_memory.store._garden import turn_in_flight
@@ -300,7 +300,8 @@ class MemoryPosthook:
         background: record statistics off the hot path (``False``: before returning).
         index_exchanges: hand each finished exchange (the human message(s) and the final
             answer) to the background worker, for ``search_conversations``.
-        skip_sources: human-message sources left out of exchanges, as for the pre-hook.
+        skip_sources: human-message sources left out of exchanges and preference capture,
+            as for the pre-hook.
         capture: capture the user's preferences, intentions and constraints from each
             turn (:class:`~langgraph_memory.background.preferences.PreferenceCapture`).
         events: where ``preference_captured`` and ``proactive_hint`` events go besides the
@@ -325,10 +326,8 @@ class MemoryPosthook:
         self.max_semantic_buffer = max_semantic_buffer
         self.background = background
         skipped = frozenset(skip_sources)
-        self.recorder = (
-            ConversationRecorder(store, include=lambda m: default_should_inject(m, skipped))
-            if index_exchanges else None
-        )
+        self._include = lambda m: default_should_inject(m, skipped)
+        self.recorder = ConversationRecorder(store, include=self._include) if index_exchanges else None
         self.capture = capture
         self.events = events
 
@@ -378,7 +377,8 @@ class MemoryPosthook:
         if self.recorder is not None:
             self.recorder.record_turn(state, namespace, config, context)
         if self.capture is not None or self.events is not None:
-            humans = _turn_humans(state.get("messages", []))
+            # The user's own words: not a summary, nor a message from a skipped source.
+            humans = [m for m in turn_humans(state.get("messages", [])) if self._include(m) and not is_summary(m)]
             source = {"thread_id": ((config or {}).get("configurable") or {}).get("thread_id"),
                       "source_message_ids": [m.id for m in humans if m.id]}
             after_turn(self.store, self.capture, self.events, namespace, [_text(m) for m in humans],
@@ -409,15 +409,6 @@ def visible_memories(state: Mapping[str, Any], store: MemoryStore, namespace: Na
         Chosen(found[e["id"]], e["channel"], e.get("score"), e["reason"])  # type: ignore[arg-type]
         for e in entries if e["id"] in found
     ]
-def _turn_humans(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """The human messages this turn answered: the last run of them before the replies."""
-    end = len(messages)
-    while end and not isinstance(messages[end - 1], HumanMessage):
-        end -= 1
-    start = end
-    while start and isinstance(messages[start - 1], HumanMessage):
-        start -= 1
-    return list(messages[start:end])
 
 
 def memory_prompt(

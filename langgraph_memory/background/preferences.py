@@ -29,7 +29,6 @@ from langgraph_memory.background._timeframe import resolve_timeframe, topic_of
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupVerdict
 from langgraph_memory.store._reads import live_where, memories_plan
-from langgraph_memory.store.backends import Hit, StoredPoint
 from langgraph_memory.store.records import Memory, Namespace, new_memory, utcnow, validate_namespace
 
 __all__ = ["Capture", "CaptureResult", "ChatModelClassifier", "PreferenceCapture", "normalise", "rule_classifier"]
@@ -282,6 +281,5 @@ class PreferenceCapture:
             memory = memory.evolve(metadata={**meta, "capture": merged})
             [(dense, sparse)] = store._writer.embed_memories([memory], [None])
             verdict = DedupVerdict("correction", f"a new capture of {capture.key} replaces the previous one")
-            stub = Hit(StoredPoint(old.id, {}), 1.0)
-            return store._writer._supersede(old, stub, memory, dense, sparse, verdict).memory
+            return store._writer._supersede(old, memory, dense, sparse, verdict).memory
 

@@ -24,7 +24,8 @@ from langgraph_memory.store.records import (
 
 __all__ = ["validate_payload"]
 
-_PAYLOAD_KEYS = frozenset(Memory(id="", content="", namespace=("x",)).to_payload())
+# Plus the gardener's bookkeeping, written beside the memory's fields (store/_garden.py).
+_PAYLOAD_KEYS = frozenset(Memory(id="", content="", namespace=("x",)).to_payload()) | {"vitality_at", "archived_at"}
 
 
 def validate_payload(payload: Any) -> dict[str, Any]:
