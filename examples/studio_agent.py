@@ -146,7 +146,7 @@ def open_store() -> MemoryStore:
     on the first message, not at import: ``langgraph dev`` times the graph's import.
 
     ``langgraph dev`` loads this file once per graph and once for the store of
-    ``langgraph.json``): :func:`shared_store` gives them all the one store of this process."""
+    ``langgraph.json``: :func:`shared_store` gives them all the one store of this process."""
     path = Path(os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
     path.parent.mkdir(parents=True, exist_ok=True)
     store = shared_store(path, embeddings=lazy_default_embeddings())

@@ -20,8 +20,6 @@ from collections import Counter
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
-import numpy as np
-
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._reads import history_chain, points_by_id
 from langgraph_memory.store.backends import StoredPoint, Where
@@ -72,6 +70,8 @@ class GardenReport(dict):
 def _summary(values: list[float]) -> dict[str, float | None]:
     if not values:
         return {"mean": None, "p10": None, "p50": None, "p90": None}
+    import numpy as np  # on a pass only: the CLI's reads start without it
+
     arr = np.asarray(values, dtype=np.float64)
     p10, p50, p90 = np.percentile(arr, [10, 50, 90]).tolist()
     return {"mean": round(float(arr.mean()), 4), "p10": round(p10, 4), "p50": round(p50, 4), "p90": round(p90, 4)}
