@@ -48,6 +48,7 @@ from langgraph_memory import (
     lazy_default_embeddings,
     shared_store,
 )
+from langgraph_memory.agent.garden_graph import build_garden_graph
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / ".langgraph_memory" / "studio"
 
@@ -206,8 +207,8 @@ def open_store() -> MemoryStore:
     """The embedded store; OpenAI embeddings with the key, else the offline embedder, loaded
     on the first message, not at import: ``langgraph dev`` times the graph's import.
 
-    ``langgraph dev`` loads this file twice (for the graph and for the store of
-    ``langgraph.json``): :func:`shared_store` gives both the one store of this process."""
+    ``langgraph dev`` loads this file once per graph and once for the store of
+    ``langgraph.json``: :func:`shared_store` gives them all the one store of this process."""
     path = Path(os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
     path.parent.mkdir(parents=True, exist_ok=True)
     store = shared_store(path, embeddings=lazy_default_embeddings())
@@ -235,3 +236,5 @@ graph = build_memory_graph(model, store, context_schema=UserContext)
 base_store = store.as_base_store()
 room_graph = build_room_graph(store)
 digest_graph = build_digest_graph(store, model)
+# The same store's gardening pass, for a cron of the deployment (langgraph.json: "garden").
+garden_graph = build_garden_graph(store)

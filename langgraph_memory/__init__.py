@@ -69,11 +69,23 @@ _LAZY = {
     "Schedule": "langgraph_memory.background.scheduler",
     "Scheduler": "langgraph_memory.background.scheduler",
     "schedule_digests": "langgraph_memory.background.scheduler",
+    "MemoryEvents": "langgraph_memory.agent.events",
+    "build_garden_graph": "langgraph_memory.agent.garden_graph",
+    "garden_in_background": "langgraph_memory.background.gardener",
+    "PreferenceCapture": "langgraph_memory.background.preferences",
+    "GardenReport": "langgraph_memory.store._garden",
+    "DecaySettings": "langgraph_memory.store.vitality",
 }
 
 if TYPE_CHECKING:  # what type checkers and IDEs see
     from langgraph_memory.agent.availability import MemoryGate
+    from langgraph_memory.agent.events import MemoryEvents
+    from langgraph_memory.agent.garden_graph import build_garden_graph
     from langgraph_memory.agent.graph import build_memory_graph, react_agent_hooks
+    from langgraph_memory.background.gardener import garden_in_background
+    from langgraph_memory.background.preferences import PreferenceCapture
+    from langgraph_memory.store._garden import GardenReport
+    from langgraph_memory.store.vitality import DecaySettings
     from langgraph_memory.agent.hooks import MemoryPosthook, MemoryPrehook, MemoryState, with_memories
     from langgraph_memory.agent.injection import InjectionConfig
     from langgraph_memory.agent.middleware import MemoryMiddleware
@@ -139,6 +151,12 @@ __all__ = [
     "BackgroundWorker",
     "WorkerStats",
     "worker_for",
+    "DecaySettings",
+    "GardenReport",
+    "MemoryEvents",
+    "PreferenceCapture",
+    "build_garden_graph",
+    "garden_in_background",
     "InjectionConfig",
     "MemoryMiddleware",
     "MemoryPosthook",

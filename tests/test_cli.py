@@ -129,6 +129,7 @@ HELP_PHRASES = {
     "delete": "the older versions it superseded",
     "erase": "Asks for confirmation",
     "digest": "the messages read are removed",
+    "garden": "old archives are purged",
 }
 
 

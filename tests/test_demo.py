@@ -77,6 +77,7 @@ EXPECTED = {
     "import": ["imported"],
     "purge-expired": ["purged 0 expired memories"],
     "delete": ["deleted", "and its older versions"],
+    "garden": ["dry run: ", "would archive"],
     "erase": ["erased", "memories/mickael"],
 }
 

@@ -60,6 +60,8 @@ def build_memory_graph(
     on_unavailable: OnUnavailable = "skip",
     retry_interval: float = 5.0,
     inject_exchanges: int = 0,
+    capture: Any = None,
+    events: Any = None,
 ) -> Any:
     """Compile the reference memory graph around ``model``.
 
@@ -79,6 +81,7 @@ def build_memory_graph(
         index_exchanges, on_unavailable, retry_interval, inject_exchanges: as for
             :class:`MemoryMiddleware`; while memory is unavailable the model is bound
             without the memory tools.
+        capture, events: preference capture and memory events, as for :class:`MemoryPosthook`.
 
     Returns:
         The compiled graph; invoke it with ``{"messages": [...]}`` and a ``user_id`` in the
@@ -92,6 +95,7 @@ def build_memory_graph(
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
         background=background_stats, index_exchanges=index_exchanges,
+        capture=capture, events=events,
     )
     recorder = ConversationRecorder(store, include=prehook.should_inject) if index_exchanges else None
     memory = GatedMemory(gate, prehook, posthook, recorder, inject_exchanges=inject_exchanges)

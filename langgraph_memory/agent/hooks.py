@@ -29,10 +29,13 @@ from langgraph_memory.agent.injection import (
 )
 from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, with_agent_default
 from langgraph_memory.agent.view import memory_prompt, message_text, visible_memories, with_memories
-from langgraph_memory.agent.recall import ConversationRecorder, is_summary
+from langgraph_memory.agent.recall import ConversationRecorder, is_summary, turn_humans
 from langgraph_memory.store._checks import clean_query, visible
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, LiveConfig, rooms_from_runtime
 from langgraph_memory.agent.turn import TurnScopes, aselect_turn, select_turn
+from langgraph_memory.agent.events import MemoryEvents, after_turn
+from langgraph_memory.background.preferences import PreferenceCapture
+from langgraph_memory.store._garden import turn_in_flight
 from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
 
@@ -288,15 +291,16 @@ class MemoryPrehook:
             return None
         ledger, burst, scopes, settings = plan
         query = _query(burst)
-        if scopes.shared:
-            injection = select_turn(
-                self.store, scopes=scopes, query=query, ledger=ledger, config=settings, live=self.live,
-                cache=self.cache,
-            )
-        else:
-            injection = select_memories(
-                self.store, namespace=scopes.user, query=query, ledger=ledger, config=settings, cache=self.cache
-            )
+        with turn_in_flight(self.store):  # a gardening pass waits meanwhile
+            if scopes.shared:
+                injection = select_turn(
+                    self.store, scopes=scopes, query=query, ledger=ledger, config=settings, live=self.live,
+                    cache=self.cache,
+                )
+            else:
+                injection = select_memories(
+                    self.store, namespace=scopes.user, query=query, ledger=ledger, config=settings, cache=self.cache
+                )
         return self._update(ledger, burst, state["messages"], injection, settings)
 
     async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
@@ -306,15 +310,16 @@ class MemoryPrehook:
             return None
         ledger, burst, scopes, settings = plan
         query = _query(burst)
-        if scopes.shared:
-            injection = await aselect_turn(
-                self.store, scopes=scopes, query=query, ledger=ledger, config=settings, live=self.live,
-                cache=self.cache,
-            )
-        else:
-            injection = await aselect_memories(
-                self.store, namespace=scopes.user, query=query, ledger=ledger, config=settings, cache=self.cache
-            )
+        with turn_in_flight(self.store):
+            if scopes.shared:
+                injection = await aselect_turn(
+                    self.store, scopes=scopes, query=query, ledger=ledger, config=settings, live=self.live,
+                    cache=self.cache,
+                )
+            else:
+                injection = await aselect_memories(
+                    self.store, namespace=scopes.user, query=query, ledger=ledger, config=settings, cache=self.cache
+                )
         return self._update(ledger, burst, state["messages"], injection, settings)
 
 
@@ -333,7 +338,13 @@ class MemoryPosthook:
         background: record statistics off the hot path (``False``: before returning).
         index_exchanges: hand each finished exchange (the human message(s) and the final
             answer) to the background worker, for ``search_conversations``.
-        skip_sources: human-message sources left out of exchanges, as for the pre-hook.
+        skip_sources: human-message sources left out of exchanges and preference capture,
+            as for the pre-hook.
+        capture: capture the user's preferences, intentions and constraints from each
+            turn (:class:`~langgraph_memory.background.preferences.PreferenceCapture`).
+        events: where ``preference_captured`` and ``proactive_hint`` events go besides the
+            custom stream, and the hint counters (:class:`~langgraph_memory.agent.events.MemoryEvents`);
+            without it, captures still stream and no hints are counted.
     """
 
     def __init__(
@@ -345,16 +356,18 @@ class MemoryPosthook:
         background: bool = True,
         index_exchanges: bool = True,
         skip_sources: Sequence[str] = ("system",),
+        capture: PreferenceCapture | None = None,
+        events: MemoryEvents | None = None,
     ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
         self.max_semantic_buffer = max_semantic_buffer
         self.background = background
         skipped = frozenset(skip_sources)
-        self.recorder = (
-            ConversationRecorder(store, include=lambda m: default_should_inject(m, skipped))
-            if index_exchanges else None
-        )
+        self._include = lambda m: default_should_inject(m, skipped)
+        self.recorder = ConversationRecorder(store, include=self._include) if index_exchanges else None
+        self.capture = capture
+        self.events = events
 
     def _close(self, state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
         ledger: MemoryLedger = state.get("memory") or {}
@@ -403,7 +416,20 @@ class MemoryPosthook:
         self._record(ids, namespace)
         if self.recorder is not None:
             self.recorder.record_turn(state, namespace, config, context)
+        if self.capture is not None or self.events is not None:
+            # The user's own words: not a summary, nor a message from a skipped source.
+            humans = [m for m in turn_humans(state.get("messages", [])) if self._include(m) and not is_summary(m)]
+            source = {"thread_id": ((config or {}).get("configurable") or {}).get("thread_id"),
+                      "source_message_ids": [m.id for m in humans if m.id]}
+            after_turn(self.store, self.capture, self.events, namespace, [_text(m) for m in humans],
+                       ids, self._submit, source)
         return update
+
+    def _submit(self, fn: Callable[..., Any], *args: Any, label: str, **kwargs: Any) -> None:
+        if self.background:
+            worker_for(self.store).submit(fn, *args, label=label, **kwargs)
+        else:
+            fn(*args, **kwargs)
 
     async def acall(self, state: Mapping[str, Any], config: RunnableConfig, runtime: Any = None) -> dict[str, Any] | None:
         """Async twin of calling the node."""

@@ -44,6 +44,18 @@ def _text(message: BaseMessage) -> str:
     return message.text if hasattr(message, "text") and not callable(message.text) else str(message.content)
 
 
+def turn_humans(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The human messages the last turn answered: the last run of them, past the turn's
+    tool calls, results and replies."""
+    end = len(messages)
+    while end and not isinstance(messages[end - 1], HumanMessage):
+        end -= 1
+    start = end
+    while start and isinstance(messages[start - 1], HumanMessage):
+        start -= 1
+    return list(messages[start:end])
+
+
 def last_exchange(
     messages: Sequence[BaseMessage], include: Callable[[BaseMessage], bool]
 ) -> tuple[list[BaseMessage], AIMessage] | None:
@@ -52,14 +64,7 @@ def last_exchange(
     if not messages or not isinstance(messages[-1], AIMessage) or messages[-1].tool_calls:
         return None
     answer = messages[-1]
-    i = len(messages) - 2
-    while i >= 0 and not isinstance(messages[i], HumanMessage):
-        i -= 1  # the turn's tool calls and results: chatter, not the exchange
-    humans: list[BaseMessage] = []
-    while i >= 0 and isinstance(messages[i], HumanMessage):
-        if include(messages[i]) and not is_summary(messages[i]):
-            humans.insert(0, messages[i])
-        i -= 1
+    humans = [m for m in turn_humans(messages[:-1]) if include(m) and not is_summary(m)]
     if not humans or not _text(answer).strip():
         return None
     return humans, answer

@@ -5,7 +5,7 @@ Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
 ``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
 ``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
 
-Commands: list, search, show, stats, export, import, purge-expired, delete, erase, digest. Each prints an
+Commands: list, search, show, stats, export, import, purge-expired, delete, erase, digest, garden. Each prints an
 aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
 (1 for a failed command, 2 for a bad command line).
 """
@@ -173,6 +173,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", metavar="MODULE:ATTR", help="a chat model, or a function returning one")
     p.add_argument("--max-messages", type=int, default=1000, help="at most this many messages (default 1000)")
     p.set_defaults(run="_digest:cmd_digest")
+
+    p = command("garden", "fade, archive and purge unused memories",
+                "Run one gardening pass over the whole store or NAMESPACE and below: unused memories fade, "
+                "those below the minimum vitality or unused for the archive age are archived (hidden, "
+                "restorable), old archives are purged. Calibration from the MEMORY_DECAY_* variables.")
+    p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=NAMESPACE_HELP)
+    p.add_argument("--dry-run", action="store_true", help="print what a pass would change, change nothing")
+    p.set_defaults(run="_garden:cmd_garden")
     return parser
 
 

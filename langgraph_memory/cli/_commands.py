@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence, TextIO
 from langgraph_memory.store import _transfer
 from langgraph_memory.store._reads import check_memory_id
 from langgraph_memory.store.backends import StoredPoint, Where
+from langgraph_memory.store._garden import vitality_buckets
 from langgraph_memory.store.records import (
     KIND_CATEGORIES,
     Memory,
@@ -290,16 +291,18 @@ def cmd_stats(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
     per_ns: dict[str, Counter[str]] = defaultdict(Counter)
     kinds: Counter[str] = Counter()
     types: Counter[str] = Counter()
+    live_payloads: list[dict[str, Any]] = []
     for point in store.iter_points(namespace=namespace, include_superseded=True):
         p = point.payload
         expires = p.get("expires_at")
         counts = per_ns[p.get("namespace", "")]
         if p.get("status") != "live":
-            counts["superseded"] += 1
+            counts["superseded"] += 1  # history, and archived memories
         elif expires is not None and expires <= now:
             counts["expired"] += 1
         else:
             counts["live"] += 1
+            live_payloads.append(p)
             kinds[p.get("kind", "fact")] += 1
             types[p.get("memory_type", "fact")] += 1
             counts["expiring_soon"] += expires is not None and expires <= horizon
@@ -308,6 +311,7 @@ def cmd_stats(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
         **totals, "records": totals["live"] + totals["superseded"] + totals["expired"], "soon": args.soon,
         "namespaces": {ns: {s: c[s] for s in states} for ns, c in sorted(per_ns.items())},
         "kinds": dict(sorted(kinds.items())), "types": dict(sorted(types.items())),
+        "vitality": vitality_buckets(live_payloads, store.decay_settings()),
     }
 
     def render() -> None:
@@ -317,7 +321,7 @@ def cmd_stats(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
             out.write("\n")
             table(["NAMESPACE", "LIVE", "SUPERSEDED", "EXPIRED", f"EXPIRING<{args.soon}"],
                   [[ns, *(c[s] for s in states)] for ns, c in sorted(per_ns.items())], out)
-        for title, counter in (("KIND", kinds), ("TYPE", types)):
+        for title, counter in (("KIND", kinds), ("TYPE", types), ("VITALITY", Counter(data["vitality"]))):
             if counter:
                 out.write("\n")
                 table([title, "LIVE"], sorted(counter.items()), out)
@@ -436,3 +440,4 @@ def cmd_erase(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
     _emit(args, out, {"erased": erased, "namespace": text},
           lambda: out.write(f"erased {erased} records of {text}\n"))
     return 0
+

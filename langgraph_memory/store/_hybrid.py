@@ -20,6 +20,7 @@ from langgraph_memory.store._fusion import (
 )
 from langgraph_memory.store._reads import Plan, QueryVectors
 from langgraph_memory.store.records import utcnow
+from langgraph_memory.store.vitality import ranking_prior
 
 if TYPE_CHECKING:
     from langchain_qdrant.sparse_embeddings import SparseEmbeddings
@@ -129,6 +130,10 @@ def hybrid_plan(
         f.hit = Hit(point, f.hit.score)
         named = sorted(terms.intersection(point.payload.get("subjects") or ())) if point.id in tagged_ids else []
         out.append((f, (*(f"subject:{n}" for n in named), *(("time",) if point.id in timely_ids else ()))))
+        # Vitality, a mild prior among the winners: the one place ranking reads it.
+        payload = point.payload
+        f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
+    out.sort(key=lambda pair: pair[0].score, reverse=True)
     return out
 
 

@@ -7,7 +7,7 @@ import uuid
 from typing import Any, Mapping
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import MAX_SOURCE_CHARS, check_epoch, check_metadata, check_text
+from langgraph_memory.store._checks import MAX_SOURCE_CHARS, check_epoch, check_metadata, check_number, check_text
 from langgraph_memory.store.records import (
     KIND_DEFAULT_TYPE,
     Memory,
@@ -24,7 +24,8 @@ from langgraph_memory.store.records import (
 
 __all__ = ["validate_payload"]
 
-_PAYLOAD_KEYS = frozenset(Memory(id="", content="", namespace=("x",)).to_payload())
+# Plus the gardener's bookkeeping, written beside the memory's fields (store/_garden.py).
+_PAYLOAD_KEYS = frozenset(Memory(id="", content="", namespace=("x",)).to_payload()) | {"vitality_at", "archived_at"}
 
 
 def validate_payload(payload: Any) -> dict[str, Any]:
@@ -66,7 +67,7 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
     validate_importance(payload.get("importance"), memory_type)
     for name in ("created_at", "updated_at"):
         check_epoch(name, payload.get(name))
-    for name in ("expires_at", "last_accessed_at"):
+    for name in ("expires_at", "last_accessed_at", "archived_at", "vitality_at"):
         if payload.get(name) is not None:
             check_epoch(name, payload[name])
     for name in ("access_count", "injection_count"):
@@ -75,8 +76,10 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
             raise InvalidMemoryError(name, "must be a non-negative integer")
     check_text("source", payload.get("source", "conversation"), MAX_SOURCE_CHARS)
     status = payload.get("status")
-    if status not in ("live", "superseded"):
-        raise InvalidMemoryError("status", f"must be 'live' or 'superseded', got {status!r}"[:200])
+    if status not in ("live", "superseded", "archived"):  # archived: the gardener's, restorable
+        raise InvalidMemoryError("status", f"must be 'live', 'superseded' or 'archived', got {status!r}"[:200])
+    if payload.get("vitality") is not None:
+        check_number("vitality", payload["vitality"], low=0.0, high=1.0)
     supersedes = payload.get("supersedes", [])
     if not isinstance(supersedes, list) or not all(_is_uuid(i) for i in supersedes):
         raise InvalidMemoryError("supersedes", "must be a list of memory ids")

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store import _garden
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
 from langgraph_memory.store._rooms import RoomMessage, RoomMessages
@@ -34,6 +35,11 @@ from langgraph_memory.store.records import (
     utcnow,
     validate_namespace,
 )
+from langgraph_memory.store.vitality import DecaySettings, boosted_vitality
+
+# A memory's record in every state it can be in (archived ones are history too); BaseStore
+# items, which share the collection, are none of these.
+HISTORY_STATUSES = ("live", "superseded", "archived")
 
 __all__ = ["MemoryStore", "RememberResult", "RoomMessage", "SearchHit", "QueryVectors", "SearchMode"]
 
@@ -55,7 +61,13 @@ class MemoryStore(RoomMessages, StoreConnection):
         dedup: the policy deciding duplicate / refinement / correction on remember;
             default: :meth:`DedupPolicy.for_embedder` of the embedder's name.
         sparse_embeddings: the BM25 encoder; default: Qdrant Edge's, English stemming.
+
+    Set :attr:`decay` to fix the gardener's calibration; while it is ``None`` each pass reads
+    the defaults and ``MEMORY_DECAY_*`` variables (:meth:`DecaySettings.from_env`).
     """
+
+    decay: DecaySettings | None = None
+    """The gardener's calibration (``None``: defaults and ``MEMORY_DECAY_*``)."""
 
     # -- writing ------------------------------------------------------------------------
 
@@ -282,14 +294,22 @@ class MemoryStore(RoomMessages, StoreConnection):
 
     # -- bookkeeping --------------------------------------------------------------------
 
-    def record_access(self, memory_ids: Sequence[str], *, namespace: Namespace, injected: bool = False) -> None:
-        """Count an access (and an injection) on each memory; used off the hot path."""
-        now = utcnow().timestamp()
+    def record_access(
+        self, memory_ids: Sequence[str], *, namespace: Namespace, injected: bool = False, now: datetime | None = None,
+    ) -> None:
+        """Count an access (and an injection) on each memory and boost its vitality; used
+        off the hot path. ``now``: the access time (replays, tests); default the current time."""
+        now = _garden.check_now(now)
+        settings = self.decay_settings()
         with self._writer.lock(validate_namespace(namespace), "__stats__"):
             for p in points_by_id(self._backend, check_ids(memory_ids), namespace, live_only=True):
+                stored = p.payload.get("vitality")
+                vitality = float(p.payload.get("importance", 0.6) if stored is None else stored)
                 payload = {
                     "last_accessed_at": now,
                     "access_count": int(p.payload.get("access_count") or 0) + 1,
+                    "vitality": boosted_vitality(vitality, settings),
+                    "vitality_at": now,
                 }
                 if injected:
                     payload["injection_count"] = int(p.payload.get("injection_count") or 0) + 1
@@ -300,12 +320,44 @@ class MemoryStore(RoomMessages, StoreConnection):
                         raise
                     # Deleted since it was read: there is nothing left to count.
 
+    # -- gardening ----------------------------------------------------------------------
+
+    def decay_settings(self) -> DecaySettings:
+        """The calibration a pass uses now: :attr:`decay`, else defaults and environment."""
+        return self.decay if self.decay is not None else DecaySettings.from_env()
+
+    def garden(
+        self, namespace: Namespace | None = None, now: datetime | None = None, dry_run: bool = False,
+        *, settings: DecaySettings | None = None,
+    ) -> "_garden.GardenReport":
+        """One gardening pass over ``namespace`` (and below) or the whole store: fade the
+        vitality of unused memories, archive those below the minimum or unused for
+        ``archive_days``, purge archives past ``retention_days``.
+
+        Args:
+            namespace: e.g. ``("memories", "alice")``; ``None``: every namespace.
+            now: the pass's clock (tests, replays); default the current time.
+            dry_run: compute and report only; nothing is written.
+            settings: this pass's calibration instead of :meth:`decay_settings`.
+
+        Returns:
+            A :class:`~langgraph_memory.store._garden.GardenReport` (a dict), also logged
+            as JSON. A namespace another pass is working on is skipped and listed in
+            ``skipped_busy``: passes never wait for each other.
+        """
+        return _garden.garden(self, namespace, now, dry_run, settings or self.decay_settings())
+
+    def restore(self, memory_id: str, *, namespace: Namespace, now: datetime | None = None) -> Memory | None:
+        """Bring back the archived memory ``memory_id`` of ``namespace``: searched and
+        injected again. ``None`` when there is no such archived memory."""
+        return _garden.restore(self, memory_id, namespace, now, self.decay_settings())
+
     def count(self, *, namespace: Namespace | None = None, include_superseded: bool = False) -> int:
         """How many live memories (in ``namespace`` and below, or in the whole store)."""
         prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
         where = Where(
             namespace_prefix=prefix,
-            status=("live", "superseded") if include_superseded else "live",  # not BaseStore items
+            status=HISTORY_STATUSES if include_superseded else "live",  # not BaseStore items
             alive_at=None if include_superseded else utcnow().timestamp(),
         )
         return self._backend.count(where)
@@ -316,7 +368,7 @@ class MemoryStore(RoomMessages, StoreConnection):
     ) -> Iterator[StoredPoint]:
         """Every stored record (payload and vectors), for export and inspection."""
         prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
-        where = Where(namespace_prefix=prefix, status=("live", "superseded") if include_superseded else "live")
+        where = Where(namespace_prefix=prefix, status=HISTORY_STATUSES if include_superseded else "live")
         check_limit("batch", batch)
         offset = None
         while True:
@@ -347,3 +399,5 @@ class MemoryStore(RoomMessages, StoreConnection):
     apurge_expired = async_twin(purge_expired)
     arecord_access = async_twin(record_access)
     acount = async_twin(count)
+    agarden = async_twin(garden)
+    arestore = async_twin(restore)

@@ -261,14 +261,23 @@ class Memory:
     """``None``: permanent. An expired memory is never returned."""
     source: str = "conversation"
     """Where it came from: conversation, chat, note, digest, import, ..."""
-    status: Literal["live", "superseded"] = "live"
-    """``superseded`` memories are only reachable through ``history``."""
+    status: Literal["live", "superseded", "archived"] = "live"
+    """``superseded`` memories are only reachable through ``history``; ``archived`` ones
+    (faded by the gardener) through ``history``, exports and ``restore``."""
     supersedes: tuple[str, ...] = ()
     """Ids of the memories this one replaced (refinement or correction)."""
     superseded_by: str | None = None
     """Id of the memory that replaced this one."""
     metadata: Mapping[str, Any] = field(default_factory=dict)
     """Free JSON-serialisable data from the app, e.g. provenance."""
+    vitality: float | None = None
+    """0..1, how alive the memory is: starts at its importance, fades while unused and is
+    boosted when injected or returned by a tool (:mod:`langgraph_memory.store.vitality`).
+    ``None`` when built means "its importance", so it is always a number once built."""
+
+    def __post_init__(self) -> None:
+        if self.vitality is None:
+            object.__setattr__(self, "vitality", self.importance)
 
     def is_expired(self, now: datetime | None = None) -> bool:
         return self.expires_at is not None and self.expires_at <= (now or utcnow())
@@ -298,6 +307,7 @@ class Memory:
             "supersedes": list(self.supersedes),
             "superseded_by": self.superseded_by,
             "metadata": dict(self.metadata),
+            "vitality": self.vitality,
         }
 
     @classmethod
@@ -322,6 +332,8 @@ class Memory:
             supersedes=tuple(payload.get("supersedes") or ()),
             superseded_by=payload.get("superseded_by"),
             metadata=dict(payload.get("metadata") or {}),
+            # Stores written before vitality existed read as "as alive as it is important".
+            vitality=None if payload.get("vitality") is None else float(payload["vitality"]),
         )
 
     def evolve(self, **changes: Any) -> "Memory":
