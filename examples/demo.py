@@ -27,6 +27,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from langgraph_memory import MemoryStore, build_memory_graph, digest, offline_embeddings
+from langgraph_memory.agent.view import visible_context
 from langgraph_memory.testing import ScriptedChatModel, digest_reply, tool_call
 
 USER = "mickael"
@@ -73,7 +74,9 @@ STORY: list[tuple[str, str, list[Any]]] = [
 ]
 
 
-def show_turn(store: MemoryStore, thread: str, turn: int, said: str, out: dict[str, Any], before: int) -> None:
+def show_turn(
+    store: MemoryStore, thread: str, turn: int, said: str, out: dict[str, Any], before: int, user: str = USER
+) -> None:
     ledger = out.get("memory") or {}
     print(f"\n── {thread} · turn {turn} " + "─" * 50)
     print(f"  you    : {said}")
@@ -81,8 +84,10 @@ def show_turn(store: MemoryStore, thread: str, turn: int, said: str, out: dict[s
     if not latest:
         seen = len(ledger.get("context") or [])
         print(f"  inject : nothing new ({seen} memories still in view)")
-    # The ledger holds ids only: the text is read from the store.
-    texts = {m.id: m.content for m, _ in store.get_many([e["id"] for e in latest], namespace=("memories", USER))}
+    # The ledger holds ids only: the text is read from the store (each from its scope: the
+    # user's memories, the agent's identity, a room).
+    live, memories = visible_context({"memory": {"context": latest}}, store, ("memories", user))
+    texts = {m.id: m.content for m in live} | {c.memory.id: c.memory.content for c in memories}
     for entry in latest:
         print(f"  inject : {texts.get(entry['id'], '(gone)')!r}  ← {entry['reason']}")
     for message in out["messages"][before:]:
@@ -132,7 +137,8 @@ def room_story(store: MemoryStore) -> None:
     def ask(said: str, answer: str) -> None:
         model.say(answer)
         before = len(graph.get_state(cfg).values.get("messages", [])) + 1
-        show_turn(store, "sarah", len(model.received) + 1, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before)
+        show_turn(store, "sarah", len(model.received) + 1, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before,
+                  user="sarah")
         block = model.received[-1][0].content
         shown = [line for line in block.splitlines() if line.startswith("• ") or "Live room context" in line]
         print("  live   : " + ("\n           ".join(shown) if shown else "(no live excerpt)"))
