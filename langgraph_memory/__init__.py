@@ -72,6 +72,7 @@ _LAZY = {
     "MemoryEvents": "langgraph_memory.agent.events",
     "build_garden_graph": "langgraph_memory.agent.garden_graph",
     "garden_in_background": "langgraph_memory.background.gardener",
+    "schedule_gardening": "langgraph_memory.background.gardener",
     "PreferenceCapture": "langgraph_memory.background.preferences",
     "GardenReport": "langgraph_memory.store._garden",
     "DecaySettings": "langgraph_memory.store.vitality",
@@ -82,7 +83,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
     from langgraph_memory.agent.events import MemoryEvents
     from langgraph_memory.agent.garden_graph import build_garden_graph
     from langgraph_memory.agent.graph import build_memory_graph, react_agent_hooks
-    from langgraph_memory.background.gardener import garden_in_background
+    from langgraph_memory.background.gardener import garden_in_background, schedule_gardening
     from langgraph_memory.background.preferences import PreferenceCapture
     from langgraph_memory.store._garden import GardenReport
     from langgraph_memory.store.vitality import DecaySettings
@@ -138,6 +139,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "schedule_gardening",
     "DeferredStore",
     "MemoryGate",
     "RecallHit",

@@ -128,3 +128,25 @@ def test_schedule_validation():
                 lambda: Schedule.hours(tz="Mars/Olympus")):
         with pytest.raises(InvalidMemoryError):
             bad()
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_gardening_shares_the_digests_scheduler_with_its_catch_up(store):
+    from langgraph_memory import schedule_gardening
+
+    ns = ("memories", "alice")
+    store.remember("Alice likes tea", namespace=ns)
+    clock = FakeClock(paris(9))
+    scheduler = schedule_digests(store, model=ScriptedChatModel(responses=[]), namespace=("rooms", "agent"),
+                                 scheduler=Scheduler(store, clock=clock), start=False)
+    reports: list[dict] = []
+    schedule_gardening(store, scheduler=scheduler, start=False, on_report=reports.append)
+    key = "garden:*"
+    scheduler._state.set_last_run(key, paris(3))  # today's 03:00 pass already ran
+    assert key not in scheduler.run_pending()
+    clock.now = paris(3, day=18)
+    assert key in scheduler.run_pending()
+    assert len(reports) == 1 and reports[0]["seen"] >= 1
+    assert scheduler.last_run(key) == paris(3, day=18)
+    with pytest.raises(InvalidMemoryError):
+        schedule_gardening(store, scheduler=scheduler, start=False, on_report="not callable")
