@@ -27,8 +27,10 @@ def python(code: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess
 
 
 @pytest.mark.integration
-def test_opening_a_store_and_remembering_prints_nothing(tmp_path):
-    # The default embedder, loaded for real: no "Loading weights" bar, no warning.
+def test_opening_a_store_and_remembering_prints_nothing(tmp_path, embeddings):
+    # The default embedder, loaded for real: no "Loading weights" bar, no warning. The
+    # one-time ONNX conversion announces itself once per machine: done here beforehand.
+    embeddings.embed_query("warm the converted model's cache")
     proc = python(
         "from langgraph_memory import MemoryStore\n"
         "with MemoryStore.open('store') as s:\n"
