@@ -18,6 +18,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, Field
 
+from langgraph_memory.agent.view import message_text
 from langgraph_memory.background.exchanges import submit_exchange, submit_summary
 from langgraph_memory.store.conversations import (
     Exchange,
@@ -38,10 +39,6 @@ _SUMMARY_PREFIX = "Here is a summary of the conversation to date:"
 def is_summary(message: BaseMessage) -> bool:
     """Whether ``message`` is a thread summary written by ``SummarizationMiddleware``."""
     return isinstance(message, HumanMessage) and message.additional_kwargs.get("lc_source") == SUMMARY_SOURCE
-
-
-def _text(message: BaseMessage) -> str:
-    return message.text if hasattr(message, "text") and not callable(message.text) else str(message.content)
 
 
 def turn_humans(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -65,7 +62,7 @@ def last_exchange(
         return None
     answer = messages[-1]
     humans = [m for m in turn_humans(messages[:-1]) if include(m) and not is_summary(m)]
-    if not humans or not _text(answer).strip():
+    if not humans or not message_text(answer).strip():
         return None
     return humans, answer
 
@@ -103,9 +100,9 @@ class ConversationRecorder:
             return None
         humans, answer = found
         thread, channel = _thread_and_channel(config, context)
-        key = humans[-1].id or uuid.uuid5(uuid.NAMESPACE_URL, _text(humans[-1])).hex
+        key = humans[-1].id or uuid.uuid5(uuid.NAMESPACE_URL, message_text(humans[-1])).hex
         return new_exchange(
-            "\n".join(_text(m) for m in humans), _text(answer), namespace=namespace,
+            "\n".join(message_text(m) for m in humans), message_text(answer), namespace=namespace,
             thread_id=thread, channel=channel,
             # one id per thread and human message: a replayed turn overwrites, never repeats
             exchange_id=uuid.uuid5(uuid.NAMESPACE_URL, f"exchange|{namespace_key(namespace)}|{thread}|{key}"),
@@ -125,7 +122,7 @@ class ConversationRecorder:
             if not is_summary(message):
                 continue
             thread, channel = _thread_and_channel(config, context)
-            text = _text(message).removeprefix(_SUMMARY_PREFIX).strip()
+            text = message_text(message).removeprefix(_SUMMARY_PREFIX).strip()
             key = f"summary|{namespace_key(namespace)}|{thread}|{message.id or text}"
             if key in self._seen_summaries or not text:
                 continue
