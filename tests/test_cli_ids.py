@@ -119,10 +119,10 @@ def test_the_cli_loads_only_what_a_command_needs(tmp_path, embeddings):
     # --help and a bad command line: argparse only.
     assert probe("--help") == {"code": 0, "loaded": []}
     assert probe("list")["loaded"] == []
-    # Reading an embedded store: no qdrant-client, no langchain-qdrant, no model, no LangGraph
-    # (langchain-core stays: the lazy embedder is a LangChain Embeddings).
+    # Reading an embedded store: no qdrant-client, no langchain-qdrant, no model, no LangChain,
+    # no LangGraph.
     with MemoryStore.open(tmp_path / "s", embeddings=embeddings) as store:
         store.remember("Alice likes tea", namespace=NS)
     for command in (["list"], ["stats"], ["show", "0"]):
         result = probe("--path", str(tmp_path / "s"), *command)
-        assert result["loaded"] == ["langchain_core"], (command, result)
+        assert result["loaded"] == [], (command, result)

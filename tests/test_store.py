@@ -470,3 +470,23 @@ def test_lazy_embeddings_reject_bad_arguments():
         LazyEmbeddings("not callable", "m")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="model_name"):
         LazyEmbeddings(lambda: None, "")  # type: ignore[arg-type, return-value]
+
+
+async def test_both_lazy_embedders_load_on_the_first_async_embedding(embeddings, tmp_path):
+    # LazyEmbeddings is a LangChain Embeddings; the CLI's DeferredEmbedder is the same
+    # machinery without that base class (so reading a store imports no LangChain).
+    from langchain_core.embeddings import Embeddings
+
+    from langgraph_memory import LazyEmbeddings
+    from langgraph_memory.store.embeddings import DeferredEmbedder, embedder_name
+
+    with MemoryStore.open(tmp_path / "s", embeddings=embeddings) as store:
+        store.remember("Alice plays the cello", namespace=LAZY_NS)
+    for cls in (LazyEmbeddings, DeferredEmbedder):
+        lazy = cls(lambda: embeddings, embedder_name(embeddings))
+        assert isinstance(lazy, Embeddings) == (cls is LazyEmbeddings)
+        with MemoryStore.open(tmp_path / "s", embeddings=lazy) as store:
+            assert not lazy.loaded
+            hits = await store.asearch("cello", namespace=LAZY_NS)
+            assert lazy.loaded and hits[0].memory.content == "Alice plays the cello"
+            assert await lazy.aembed_documents(["a", "b"]) == embeddings.embed_documents(["a", "b"])

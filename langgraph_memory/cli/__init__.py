@@ -287,10 +287,11 @@ def main(
         if store is None:
             creates = args.command == "import" and not args.dry_run
             if embeddings is None:
-                from langgraph_memory.store.embeddings import lazy_default_embeddings
+                from langgraph_memory.store.embeddings import deferred_default_embeddings
 
-                # Only search embeds: the other commands never wait for the model to load.
-                embeddings = lazy_default_embeddings()
+                # Only search embeds: the other commands never wait for the model (nor for
+                # LangChain's import) to load.
+                embeddings = deferred_default_embeddings()
             opened = store = _open_store(args, location, embeddings, err, create=creates)
         # A command is a function of _commands, or "module:function" in another cli module
         # (one that loads more, e.g. the digest's chat model).

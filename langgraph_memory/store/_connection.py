@@ -9,8 +9,6 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
-from langchain_core.embeddings import Embeddings
-
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import MAX_QUERY_CHARS, check_text
 from langgraph_memory.store._dedup import DedupPolicy
@@ -21,6 +19,7 @@ from langgraph_memory.store.backends import SCHEMA_VERSION, Backend
 from langgraph_memory.store.embeddings import default_embeddings, embedder_name, vector_size
 
 if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
     from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 logger = logging.getLogger("langgraph_memory")

@@ -10,8 +10,6 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
 
-from langchain_core.embeddings import Embeddings
-
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, subject_probe
 from langgraph_memory.store._fusion import index_text
@@ -22,6 +20,7 @@ from langgraph_memory.store.backends import Backend, DenseQuery, Hit, SparseQuer
 from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, namespace_key
 
 if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
     from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 logger = logging.getLogger("langgraph_memory")

@@ -8,14 +8,19 @@ offline all-MiniLM-L6-v2 when the ``local`` extra is installed.
 from __future__ import annotations
 
 import os
-import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
-
-from langchain_core.embeddings import Embeddings
+from typing import TYPE_CHECKING, Callable
 
 from langgraph_memory.errors import EmbeddingsUnavailableError
+from langgraph_memory.store._deferred_embedder import DeferredEmbedder
+
+if TYPE_CHECKING:
+    # Type-only: langchain-core costs ~0.45 s to import, and a command that only reads a
+    # store (``langgraph-memory list``) never needs it.
+    from langchain_core.embeddings import Embeddings
+
+    from langgraph_memory.store._lazy_embeddings import LazyEmbeddings
 
 __all__ = [
     "default_embeddings",
@@ -55,69 +60,11 @@ def default_embedder_name() -> str:
     return OPENAI_MODEL if os.environ.get("OPENAI_API_KEY") else OFFLINE_MODEL
 
 
-class LazyEmbeddings(Embeddings):
-    """An embedder built on its first use.
-
-    A :class:`~langgraph_memory.MemoryStore` opened on an existing store with a lazy
-    embedder of the same ``model_name`` takes the vector size from the store instead of
-    embedding a probe, so reading, listing and exporting never load the model (the
-    offline one takes seconds). ``LazyEmbeddings(default_embeddings,
-    default_embedder_name())`` is what the command line uses.
-
-    Args:
-        factory: builds the real embedder, once, on the first embedding.
-        model_name: the name the store records for it (see :func:`embedder_name`).
-        dim: its vector size, when known: then a *new* store needs no probe either, so a
-            server importing a graph (``langgraph dev``) starts without loading the model.
-            Vectors of another size raise :class:`EmbeddingsUnavailableError`.
-    """
-
-    def __init__(self, factory: Callable[[], Embeddings], model_name: str, *, dim: int | None = None) -> None:
-        if not callable(factory):
-            raise TypeError("factory must be a callable returning an Embeddings")
-        if not isinstance(model_name, str) or not model_name:
-            raise TypeError("model_name must be a non-empty string")
-        if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int) or dim <= 0):
-            raise TypeError("dim must be a positive int or None")
-        self.factory = factory
-        self.model_name = model_name
-        self.dim = dim
-        self._inner: Embeddings | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def loaded(self) -> bool:
-        """Whether the real embedder has been built."""
-        return self._inner is not None
-
-    @property
-    def inner(self) -> Embeddings:
-        """The real embedder, built now if it was not yet."""
-        if self._inner is None:
-            with self._lock:
-                if self._inner is None:
-                    self._inner = self.factory()
-        return self._inner
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._checked(v) for v in self.inner.embed_documents(texts)]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._checked(self.inner.embed_query(text))
-
-    def _checked(self, vector: list[float]) -> list[float]:
-        if self.dim is not None and len(vector) != self.dim:
-            raise EmbeddingsUnavailableError(
-                f"{self.model_name} made a {len(vector)}-dimensional vector, not the {self.dim} declared"
-            )
-        return vector
-
-
 def vector_size(embeddings: Embeddings, name: str, stored_meta: Callable[[], dict | None]) -> int:
     """The size of ``embeddings``' vectors (``name``: :func:`embedder_name`). A lazy embedder
     is not loaded to measure it when the store says it (``stored_meta()``, made by the same
     model) or, for a new store, when the lazy embedder declares it."""
-    if isinstance(embeddings, LazyEmbeddings) and not embeddings.loaded:
+    if isinstance(embeddings, DeferredEmbedder) and not embeddings.loaded:
         stored = stored_meta()
         if stored is not None and stored.get("embedder") == name and isinstance(stored.get("dim"), int):
             return stored["dim"]
@@ -131,10 +78,19 @@ DEFAULT_DIMS = {OPENAI_MODEL: 1536, OFFLINE_MODEL: 384}
 
 
 def lazy_default_embeddings() -> LazyEmbeddings:
-    """:func:`default_embeddings`, loaded on the first embedding (what the CLI and the Studio
-    agent use): opening a store, new or not, does not load the model."""
+    """:func:`default_embeddings`, loaded on the first embedding (what the Studio agent
+    uses): opening a store, new or not, does not load the model."""
+    from langgraph_memory.store._lazy_embeddings import LazyEmbeddings
+
     name = default_embedder_name()
     return LazyEmbeddings(default_embeddings, name, dim=DEFAULT_DIMS.get(name))
+
+
+def deferred_default_embeddings() -> DeferredEmbedder:
+    """:func:`lazy_default_embeddings` without LangChain's base class (the command line's:
+    a read-only command then imports no LangChain at all)."""
+    name = default_embedder_name()
+    return DeferredEmbedder(default_embeddings, name, dim=DEFAULT_DIMS.get(name))
 
 
 @lru_cache(maxsize=1)
@@ -181,4 +137,9 @@ def __getattr__(name: str):  # noqa: ANN202
         from langgraph_memory.store._bm25 import Bm25SparseEmbeddings
 
         return Bm25SparseEmbeddings
+    # LazyEmbeddings subclasses LangChain's Embeddings; importing it imports langchain-core.
+    if name == "LazyEmbeddings":
+        from langgraph_memory.store._lazy_embeddings import LazyEmbeddings
+
+        return LazyEmbeddings
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
