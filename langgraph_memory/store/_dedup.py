@@ -35,6 +35,7 @@ class DedupJudge(Protocol):
     def __call__(self, new: str, old: str, cosine: float) -> DedupDecision | None: ...
 
 
+@lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     # Crude FR/EN stemming, enough to equate lives/living/lived, marié/mariée, peanut/peanuts, Mickaël/Mickael.
     w = "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
@@ -46,6 +47,7 @@ def _words(text: str) -> set[str]:
     return {_stem(w) for w in text.split()}
 
 
+@lru_cache(maxsize=1 << 16)
 def _fold(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 

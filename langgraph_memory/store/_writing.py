@@ -171,18 +171,20 @@ class Writer:
         candidates = self.dedup_candidates(memory, dense)
         seen = {hit.point.id for hit in candidates}
         policy = self._dedup()
-        closest_different: DedupVerdict | None = None
+        closest_different: tuple[DedupVerdict, str] | None = None
         for hit in candidates:
             if hit.score < policy.subject_floor:
                 break
             old = Memory.from_payload(hit.point.id, hit.point.payload)
-            verdict = in_words(policy.decide(
+            verdict = policy.decide(
                 memory.content, old.content, hit.score,
                 new_subjects=memory.subjects, old_subjects=old.subjects,
-            ), memory.content, old.content)
+            )
             if verdict.decision == "different":
-                closest_different = closest_different or verdict
+                closest_different = closest_different or (verdict, old.content)
                 continue
+            # Only the verdict acted on is put in words (it is what the caller reads).
+            verdict = in_words(verdict, memory.content, old.content)
             if verdict.decision == "duplicate":
                 merged = _merge_metadata(old.metadata, memory.metadata)
                 if merged != old.metadata:
@@ -197,7 +199,8 @@ class Writer:
             return self._supersede(old, memory, dense, sparse, verdict, old_hit=hit), seen
         self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
         # The closest candidate's "different" verdict explains why nothing was merged.
-        return RememberResult("inserted", memory, verdict=closest_different), seen
+        explained = in_words(closest_different[0], memory.content, closest_different[1]) if closest_different else None
+        return RememberResult("inserted", memory, verdict=explained), seen
 
     def dedup_candidates(self, memory: Memory, dense: list[float]) -> list[Hit]:
         """The nearest live memories of the same kind, plus, in the same engine round, those

@@ -98,12 +98,18 @@ def to_filter(where: Where) -> qe.Filter:
 
 def _point(record: Any, with_vectors: bool) -> StoredPoint:
     dense = sparse = None
-    if with_vectors and record.vector:
-        dense = list(record.vector.get(DENSE) or []) or None
-        sv = record.vector.get(SPARSE)
+    # Each attribute read converts the engine's record anew (the vectors: ~10 µs): read once.
+    vectors = record.vector if with_vectors else None
+    if vectors:
+        dense = vectors.get(DENSE) or None
+        if dense is not None and not isinstance(dense, list):
+            dense = list(dense)
+        sv = vectors.get(SPARSE)
         if sv is not None:
             sparse = (list(sv.indices), list(sv.values))
-    return StoredPoint(id=str(record.id), payload=dict(record.payload or {}), dense=dense, sparse=sparse)
+    payload = record.payload
+    return StoredPoint(id=str(record.id), payload=payload if isinstance(payload, dict) else dict(payload or {}),
+                       dense=dense, sparse=sparse)
 
 
 class EdgeBackend:
