@@ -66,6 +66,44 @@ def test_the_prehook_runs_every_channel_in_three_engine_calls(store):
     assert counting.calls[0][1] == 8
 
 
+def test_the_metadata_channels_read_while_the_message_embeds(store, monkeypatch):
+    import threading
+
+    import pytest
+
+    from langgraph_memory import InvalidMemoryError
+
+    _seed(store)
+    text = "does Alice play any instrument?"
+    expected = select_memories(store, namespace=NS, query=store.embed_query(text))
+    metadata_read = threading.Event()
+    real_embed = store.embeddings.embed_query
+
+    def slow_embed(query):
+        # Returns only once the metadata channels have been read: done one after the
+        # other, the selection would wait here until the timeout.
+        assert metadata_read.wait(10), "the metadata channels waited for the embedding"
+        return real_embed(query)
+
+    class Signalling(CountingBackend):
+        def query_batch(self, queries):
+            try:
+                return super().query_batch(queries)
+            finally:
+                metadata_read.set()
+
+    monkeypatch.setattr(store.embeddings, "embed_query", slow_embed)
+    counting = store._backend = Signalling(store._backend)
+    injection = select_memories(store, namespace=NS, query=text)
+    assert [c.memory.id for c in injection.chosen] == [c.memory.id for c in expected.chosen]
+    # identity, important and recent first; then the similar channel's rounds
+    assert counting.calls[0] == ("query_batch", 3)
+    # an embedding that fails fails the selection, as it did before
+    monkeypatch.undo()
+    with pytest.raises(InvalidMemoryError):
+        select_memories(store, namespace=NS, query="\ud800 lone surrogate")
+
+
 def test_plans_of_different_lengths_share_each_round(store):
     _seed(store)
     key = namespace_key(NS)

@@ -13,6 +13,7 @@ import math
 import re
 import unicodedata
 from collections import Counter, OrderedDict
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Literal, Sequence
@@ -20,6 +21,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from typing_extensions import NotRequired, TypedDict
 
+from langgraph_memory.agent._rows import VectorRows
 from langgraph_memory.store.records import Memory, Namespace, namespace_key
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
 from langgraph_memory.store._search import (
@@ -228,15 +230,7 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
-def _gather(
-    store: MemoryStore,
-    namespace: Namespace,
-    vectors: QueryVectors | None,
-    config: InjectionConfig,
-    dropped: Counter[str],
-    cache: VectorCache,
-) -> list[tuple[Memory, Channel, float | None, str]]:
-    # Every channel's first round shares one call into the engine.
+def _metadata_plans(namespace: Namespace, config: InjectionConfig) -> dict[Channel, Any]:
     plans: dict[Channel, Any] = {}
     for channel in config.channels:
         if channel == "identity" and config.identity_limit:
@@ -245,15 +239,38 @@ def _gather(
             plans[channel] = important_plan(namespace, config.important_min, config.important_limit)
         elif channel == "recent" and config.recent_limit:
             plans[channel] = recent_plan(namespace, config.recent_window, config.recent_limit)
-        elif channel == "similar" and vectors is not None and config.similar_limit:
-            plans[channel] = search_plan(
-                store.sparse_embeddings, vectors, search_filters(namespace), config.similar_limit,
-                # the winners' vectors ride in the fetch of their payloads: the semantic
-                # dedup needs them, and this spares it a retrieve round
-                config.similar_mode, True)
-    answers = dict(zip(plans, store._read(*plans.values())))
+    return plans
+
+
+def _gather(
+    store: MemoryStore,
+    namespace: Namespace,
+    vectors: QueryVectors | None,
+    config: InjectionConfig,
+    dropped: Counter[str],
+    cache: VectorCache,
+    pending: Future[QueryVectors] | None = None,
+) -> list[tuple[Memory, Channel, float | None, str]]:
+    plans = _metadata_plans(namespace, config)
+    answers: dict[Channel, Any] = {}
+    if pending is not None:
+        if plans:
+            # The metadata channels read while the message embeds (on a server, their
+            # round trip hides behind the embedding call); the similar channel follows.
+            answers = dict(zip(plans, store._read(*plans.values())))
+            plans = {}
+        vectors = pending.result()
+    if "similar" in config.channels and vectors is not None and config.similar_limit:
+        # Without an embedding under way, every channel's first round shares one engine call.
+        plans["similar"] = search_plan(
+            store.sparse_embeddings, vectors, search_filters(namespace), config.similar_limit,
+            # the winners' vectors ride in the fetch of their payloads: the semantic
+            # dedup needs them, and this spares it a retrieve round
+            config.similar_mode, True)
+    answers.update(zip(plans, store._read(*plans.values())))
     found: list[tuple[Memory, Channel, float | None, str]] = []
-    for channel, answer in answers.items():
+    for channel in (c for c in config.channels if c in answers):
+        answer = answers[channel]
         if channel == "identity":
             for m in answer:
                 found.append((m, "identity", None, f"identity ({m.memory_type}, {m.kind})"))
@@ -289,37 +306,6 @@ def _gather(
     return found
 
 
-class _Rows:
-    """Vectors (unit length) with their memory ids and creation days, for the semantic dedup."""
-
-    def __init__(self, rows: list[tuple[np.ndarray, str, int | None]]) -> None:
-        self.vectors = [r[0] for r in rows]
-        self.owners = [r[1] for r in rows]
-        self.days = [r[2] for r in rows]
-        self._matrix: np.ndarray | None = None
-
-    def add(self, vector: np.ndarray, owner: str, day: int | None) -> None:
-        self.vectors.append(vector)
-        self.owners.append(owner)
-        self.days.append(day)
-        self._matrix = None
-
-    def too_close(self, vector: np.ndarray, own_id: str, day: int | None, threshold: float, same_day_only: bool) -> bool:
-        """Whether ``vector`` is within ``threshold`` (cosine) of one of these rows."""
-        if not self.vectors:
-            return False
-        if self._matrix is None:
-            self._matrix = np.stack(self.vectors)
-        for sim, owner, other_day in zip((self._matrix @ vector).tolist(), self.owners, self.days):
-            # A memory that left the window may come back: it must not be blocked by itself.
-            if sim < threshold or owner == own_id:
-                continue
-            if same_day_only and day is not None and other_day is not None and day != other_day:
-                continue
-            return True
-        return False
-
-
 def select_memories(
     store: MemoryStore,
     *,
@@ -342,11 +328,12 @@ def select_memories(
     cache = cache if cache is not None else VectorCache()
     text = query.text if isinstance(query, QueryVectors) else query
     vectors = query if isinstance(query, QueryVectors) else None
+    pending = None
     if vectors is None and text and text.strip() and "similar" in config.channels:
-        vectors = store.embed_query(text)
+        pending = store.embed_query_soon(text)
     injection = Injection(query=text)
 
-    candidates = _gather(store, namespace, vectors, config, injection.dropped, cache)
+    candidates = _gather(store, namespace, vectors, config, injection.dropped, cache, pending)
     turn = int(ledger.get("turn", 0)) + 1
     injected = ledger.get("injected", {})
     buffer_ids = list(ledger.get("buffer", []))[-config.max_semantic_buffer :]
@@ -358,8 +345,8 @@ def select_memories(
 
     # Stored vectors are unit length, so a dot product is a cosine. The buffer is stacked
     # once; what is chosen this turn (at most the budget) grows as it is chosen.
-    buffer = _Rows([(v, b, cache.day(b)) for b in buffer_ids if (v := cache.get(b)) is not None])
-    chosen_rows = _Rows([])
+    buffer = VectorRows([(v, b, cache.day(b)) for b in buffer_ids if (v := cache.get(b)) is not None])
+    chosen_rows = VectorRows([])
     chosen_ids: set[str] = set()
     for memory, channel, score, reason in candidates:
         if memory.id in chosen_ids:

@@ -4,9 +4,11 @@ background work attached to it. :class:`~langgraph_memory.store.MemoryStore` bui
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
@@ -23,6 +25,19 @@ if TYPE_CHECKING:
     from langchain_qdrant.sparse_embeddings import SparseEmbeddings
 
 logger = logging.getLogger("langgraph_memory")
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _embedding_pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        with _POOL_LOCK:
+            if _POOL is None:
+                _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="langgraph-memory-embed")
+    return _POOL
 
 
 class _Background(Protocol):
@@ -198,6 +213,12 @@ class StoreConnection:
         dense = normalise(self.embeddings.embed_query(text))
         sparse = self.sparse_embeddings.embed_query(text)
         return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))
+
+    def embed_query_soon(self, text: str) -> Future[QueryVectors]:
+        """:meth:`embed_query` started on a helper thread, so the caller can read the
+        store meanwhile (the pre-hook runs its metadata channels while the message
+        embeds). Errors, a bad ``text`` included, surface from ``result()``."""
+        return _embedding_pool().submit(contextvars.copy_context().run, self.embed_query, text)
 
     aembed_query = async_twin(embed_query)
     aoptimize = async_twin(optimize)

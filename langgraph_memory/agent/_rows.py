@@ -1,0 +1,36 @@
+"""The pre-hook's semantic dedup: unit vectors with their owners and days, compared at once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class VectorRows:
+    """Vectors (unit length) with their memory ids and creation days, for the semantic dedup."""
+
+    def __init__(self, rows: list[tuple[np.ndarray, str, int | None]]) -> None:
+        self.vectors = [r[0] for r in rows]
+        self.owners = [r[1] for r in rows]
+        self.days = [r[2] for r in rows]
+        self._matrix: np.ndarray | None = None
+
+    def add(self, vector: np.ndarray, owner: str, day: int | None) -> None:
+        self.vectors.append(vector)
+        self.owners.append(owner)
+        self.days.append(day)
+        self._matrix = None
+
+    def too_close(self, vector: np.ndarray, own_id: str, day: int | None, threshold: float, same_day_only: bool) -> bool:
+        """Whether ``vector`` is within ``threshold`` (cosine) of one of these rows."""
+        if not self.vectors:
+            return False
+        if self._matrix is None:
+            self._matrix = np.stack(self.vectors)
+        for sim, owner, other_day in zip((self._matrix @ vector).tolist(), self.owners, self.days):
+            # A memory that left the window may come back: it must not be blocked by itself.
+            if sim < threshold or owner == own_id:
+                continue
+            if same_day_only and day is not None and other_day is not None and day != other_day:
+                continue
+            return True
+        return False
