@@ -104,6 +104,30 @@ def test_the_metadata_channels_read_while_the_message_embeds(store, monkeypatch)
         select_memories(store, namespace=NS, query="\ud800 lone surrogate")
 
 
+def test_winners_bring_only_the_vectors_the_cache_lacks(store):
+    _seed(store)
+    query = store.embed_query("does Alice play any instrument?")
+    cache = VectorCache()
+    asked: list[FetchQuery] = []
+
+    class Recording(CountingBackend):
+        def query_batch(self, queries):
+            asked.extend(q for q in queries if isinstance(q, FetchQuery) and q.where.ids is not None)
+            return super().query_batch(queries)
+
+    store._backend = Recording(store._backend)
+    first = select_memories(store, namespace=NS, query=query, cache=cache)
+    similar = {c.memory.id for c in first.chosen if c.channel == "similar"}
+    assert similar and all(cache.get(i) is not None for i in similar)
+    with_vectors = {i for q in asked if q.with_vectors for i in q.where.ids}
+    assert similar <= with_vectors
+    asked.clear()
+    again = select_memories(store, namespace=NS, query=query, cache=cache)
+    assert [c.memory.id for c in again.chosen] == [c.memory.id for c in first.chosen]
+    # every winner's vector is cached now: the payloads come without them
+    assert asked and not any(q.with_vectors for q in asked)
+
+
 def test_plans_of_different_lengths_share_each_round(store):
     _seed(store)
     key = namespace_key(NS)

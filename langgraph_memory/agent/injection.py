@@ -212,6 +212,9 @@ class VectorCache:
         self._data.move_to_end(key)
         return entry[0]
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
     def day(self, key: str) -> int | None:
         """The memory's creation day (a date ordinal), when it was given."""
         entry = self._data.get(key)
@@ -264,9 +267,9 @@ def _gather(
         # Without an embedding under way, every channel's first round shares one engine call.
         plans["similar"] = search_plan(
             store.sparse_embeddings, vectors, search_filters(namespace), config.similar_limit,
-            # the winners' vectors ride in the fetch of their payloads: the semantic
-            # dedup needs them, and this spares it a retrieve round
-            config.similar_mode, True)
+            # the winners' vectors the cache lacks ride in the fetch of their payloads: the
+            # semantic dedup needs them, and this spares it a retrieve round
+            config.similar_mode, True, known_vectors=cache)
     answers.update(zip(plans, store._read(*plans.values())))
     found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel in (c for c in config.channels if c in answers):

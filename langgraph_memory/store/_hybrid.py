@@ -7,6 +7,7 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Container
 from typing import TYPE_CHECKING
 
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, Where
@@ -35,6 +36,7 @@ ALIAS_SOURCES = 10
 
 def hybrid_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int, with_vectors: bool,
+    known_vectors: Container[str] = frozenset(),
 ) -> Plan[list[tuple[Fused, tuple[str, ...]]]]:
     """Dense and BM25 fused by weight, favouring memories tagged with a subject the
     query names (or an alias of one) and memories from a time it names.
@@ -120,8 +122,11 @@ def hybrid_plan(
         return []
     top = tuple(f.hit.point.id for f in fused)
     # The caller's filter again: a memory superseded or expired since the first round stays out.
-    [points] = yield [FetchQuery(dataclasses.replace(where, ids=top), len(top), with_vectors=with_vectors)]
-    by_id = {h.point.id: h.point for h in points}
+    need = tuple(i for i in top if i not in known_vectors) if with_vectors else ()
+    rest = tuple(i for i in top if i not in need)
+    fetched = yield [FetchQuery(dataclasses.replace(where, ids=ids), len(ids), with_vectors=vectors_too)
+                     for ids, vectors_too in ((need, True), (rest, False)) if ids]
+    by_id = {h.point.id: h.point for points in fetched for h in points}
     out: list[tuple[Fused, tuple[str, ...]]] = []
     for f in fused:
         point = by_id.get(f.hit.point.id)

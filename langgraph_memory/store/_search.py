@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from collections.abc import Container
 from typing import TYPE_CHECKING, Literal, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
@@ -94,16 +95,18 @@ def search_filters(
 
 def search_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
-    mode: SearchMode, with_vectors: bool,
+    mode: SearchMode, with_vectors: bool, known_vectors: Container[str] = frozenset(),
 ) -> Plan[list[SearchHit]]:
-    """The hits of one search, best first."""
+    """The hits of one search, best first. With ``with_vectors``, a hybrid search leaves
+    out the vectors of ``known_vectors`` (ids whose vectors the caller holds): reading
+    and converting vectors costs more than the rest of a winner's fetch."""
     if mode == "dense":
         [dense] = yield [DenseQuery(vectors.dense, where, limit, with_vectors)]
         return [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
     if mode == "bm25":
         [sparse] = yield [SparseQuery(*vectors.sparse, where, limit, with_vectors)]
         return [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
-    fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
+    fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors, known_vectors)
     return [
         SearchHit(hit_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
         for f, why in fused
