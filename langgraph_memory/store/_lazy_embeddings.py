@@ -19,10 +19,6 @@ class LazyEmbeddings(DeferredEmbedder, Embeddings):
     offline one takes seconds). ``LazyEmbeddings(default_embeddings,
     default_embedder_name())`` is what the Studio agent uses.
 
-    Args:
-        factory: builds the real embedder, once, on the first embedding.
-        model_name: the name the store records for it (see :func:`embedder_name`).
-        dim: its vector size, when known: then a *new* store needs no probe either, so a
-            server importing a graph (``langgraph dev``) starts without loading the model.
-            Vectors of another size raise :class:`EmbeddingsUnavailableError`.
+    Arguments as :class:`~langgraph_memory.store.embeddings.DeferredEmbedder`'s:
+    ``factory``, ``model_name`` and ``dim``.
     """
