@@ -9,6 +9,7 @@ import logging
 import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
@@ -27,17 +28,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger("langgraph_memory")
 
 
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
+@lru_cache(maxsize=1)
 def _embedding_pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        with _POOL_LOCK:
-            if _POOL is None:
-                _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="langgraph-memory-embed")
-    return _POOL
+    return ThreadPoolExecutor(max_workers=4, thread_name_prefix="langgraph-memory-embed")
 
 
 class _Background(Protocol):

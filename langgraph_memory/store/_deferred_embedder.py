@@ -65,12 +65,14 @@ class DeferredEmbedder:
         return self._checked(self.inner.embed_query(text))
 
     async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
-        inner = self.inner if self.loaded else await asyncio.to_thread(lambda: self.inner)
-        return [self._checked(v) for v in await inner.aembed_documents(texts)]
+        return [self._checked(v) for v in await (await self._ainner()).aembed_documents(texts)]
 
     async def aembed_query(self, text: str) -> list[float]:
-        inner = self.inner if self.loaded else await asyncio.to_thread(lambda: self.inner)
-        return self._checked(await inner.aembed_query(text))
+        return self._checked(await (await self._ainner()).aembed_query(text))
+
+    async def _ainner(self) -> Embeddings:
+        # Building the model takes seconds: not on the event loop.
+        return self.inner if self.loaded else await asyncio.to_thread(lambda: self.inner)
 
     def _checked(self, vector: list[float]) -> list[float]:
         if self.dim is not None and len(vector) != self.dim:

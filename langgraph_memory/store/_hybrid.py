@@ -123,7 +123,7 @@ def hybrid_plan(
     top = tuple(f.hit.point.id for f in fused)
     # The caller's filter again: a memory superseded or expired since the first round stays out.
     need = tuple(i for i in top if i not in known_vectors) if with_vectors else ()
-    rest = tuple(i for i in top if i not in need)
+    rest = tuple(i for i in top if i in known_vectors) if with_vectors else top
     fetched = yield [FetchQuery(dataclasses.replace(where, ids=ids), len(ids), with_vectors=vectors_too)
                      for ids, vectors_too in ((need, True), (rest, False)) if ids]
     by_id = {h.point.id: h.point for points in fetched for h in points}
