@@ -27,6 +27,9 @@ logger = logging.getLogger("langgraph_memory")
 
 # How many nearest live memories of the same kind the dedup policy looks at.
 DEDUP_CANDIDATES = 5
+JUDGED_FIELDS = ("content", "subjects")
+"""What the dedup policy reads of a candidate: payloads are most of a query's cost in the
+engine, so the rest is read only for the candidate acted on."""
 UPSERT_BATCH = 256
 OPTIMIZE_AFTER = 5_000
 """Once bulk writes have added this many memories since the last index build, the next
@@ -175,14 +178,20 @@ class Writer:
         for hit in candidates:
             if hit.score < policy.subject_floor:
                 break
-            old = Memory.from_payload(hit.point.id, hit.point.payload)
+            content = hit.point.payload["content"]
             verdict = policy.decide(
-                memory.content, old.content, hit.score,
-                new_subjects=memory.subjects, old_subjects=old.subjects,
+                memory.content, content, hit.score,
+                new_subjects=memory.subjects, old_subjects=tuple(hit.point.payload.get("subjects") or ()),
             )
             if verdict.decision == "different":
-                closest_different = closest_different or (verdict, old.content)
+                closest_different = closest_different or (verdict, content)
                 continue
+            # The candidate acted on is read whole, with its vectors if it is to be rewritten;
+            # deleted meanwhile (by another store or process), it no longer holds the fact.
+            found = self.backend.retrieve([hit.point.id], with_vectors=verdict.decision != "duplicate")
+            if not found:
+                continue
+            old = Memory.from_payload(found[0].id, found[0].payload)
             # Only the verdict acted on is put in words (it is what the caller reads).
             verdict = in_words(verdict, memory.content, old.content)
             if verdict.decision == "duplicate":
@@ -193,10 +202,10 @@ class Writer:
                     except Exception:
                         if self.backend.retrieve([old.id]):
                             raise
-                        continue  # deleted meanwhile: it no longer holds the fact
+                        continue
                     old = old.evolve(metadata=merged)
                 return RememberResult("duplicate", old, verdict=verdict), seen
-            return self._supersede(old, memory, dense, sparse, verdict, old_hit=hit), seen
+            return self._supersede(old, memory, dense, sparse, verdict, old_point=found[0]), seen
         self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
         # The closest candidate's "different" verdict explains why nothing was merged.
         explained = in_words(closest_different[0], memory.content, closest_different[1]) if closest_different else None
@@ -206,31 +215,29 @@ class Writer:
         """The nearest live memories of the same kind, plus, in the same engine round, those
         :func:`subject_probe` reaches by name and slot (a conversational correction is far
         from what it corrects: "Non en fait David a déménagé à Toulouse" is 0.42 from "David
-        habite à Ordizan" on MiniLM); closest first, each scored by its cosine."""
+        habite à Ordizan" on MiniLM); closest first, each scored by its cosine, each with
+        the payload fields the policy reads (:data:`JUDGED_FIELDS`) and no vectors."""
         where = live_where(memory.namespace, kinds=(memory.kind,))
-        # The engine reads nothing of the nearest below the policy's lowest floor, and
-        # brings both vectors of the others: a supersession rewrites the old point whole.
+        # The engine reads nothing of the nearest below the policy's lowest floor.
         floor = self._dedup().subject_floor
-        queries: list[DenseQuery | SparseQuery] = [DenseQuery(
-            dense, where, DEDUP_CANDIDATES, with_vectors=True, min_score=floor, with_sparse=True)]
+        queries: list[DenseQuery | SparseQuery] = [
+            DenseQuery(dense, where, DEDUP_CANDIDATES, payload=JUDGED_FIELDS, min_score=floor)]
         probe = subject_probe(memory.content, memory.subjects)
         if probe is not None:
             words = self._sparse_embeddings().embed_query(probe)
-            queries.append(
-                SparseQuery(list(words.indices), list(words.values), where, DEDUP_CANDIDATES, with_vectors=True)
-            )
+            queries.append(SparseQuery(
+                list(words.indices), list(words.values), where, DEDUP_CANDIDATES, payload=JUDGED_FIELDS, rescore=dense))
         nearest, *probed = self.backend.query_batch(queries)
         seen = {hit.point.id for hit in nearest}
-        extra = [
-            Hit(hit.point, sum(a * b for a, b in zip(dense, hit.point.dense or ())))
-            for hit in (probed[0] if probed else ()) if hit.point.id not in seen
-        ]
+        extra = [hit for hit in (probed[0] if probed else ()) if hit.point.id not in seen]
         return sorted([*nearest, *extra], key=lambda hit: -hit.score)
 
     def _supersede(
         self, old: Memory, memory: Memory, dense: list[float],
-        sparse: tuple[list[int], list[float]], verdict: DedupVerdict, old_hit: Hit | None = None,
+        sparse: tuple[list[int], list[float]], verdict: DedupVerdict, old_point: StoredPoint | None = None,
     ) -> RememberResult:
+        """Write ``memory`` in place of ``old``; ``old_point``, if given, is ``old`` as just
+        read with both vectors (otherwise they are read here)."""
         survivor = memory.evolve(
             supersedes=(old.id,),
             subjects=tuple(dict.fromkeys(old.subjects + memory.subjects)),
@@ -240,15 +247,14 @@ class Writer:
             created_at=old.created_at if verdict.decision == "refinement" else memory.created_at,
         )
         retired = old.evolve(status="superseded", superseded_by=survivor.id)
-        # Deleted since the candidates were read (by another store or process)? Then there is
-        # nothing left to supersede and this is a plain new memory. A probe's hit carries
-        # the dense vector only, so the old point's vectors come with this read then.
-        complete = old_hit is not None and old_hit.point.dense is not None and old_hit.point.sparse is not None
-        found = self.backend.retrieve([old.id], with_vectors=not complete)
-        if not found:
-            self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
-            return RememberResult("inserted", memory)
-        old_point = old_hit.point if complete and old_hit is not None else found[0]
+        if old_point is None:
+            # Deleted since it was read (by another store or process)? Then there is
+            # nothing left to supersede and this is a plain new memory.
+            found = self.backend.retrieve([old.id], with_vectors=True)
+            if not found:
+                self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
+                return RememberResult("inserted", memory)
+            old_point = found[0]
         # One write for both points: a failure leaves either the old state or the new one.
         self.backend.upsert(
             [

@@ -143,6 +143,9 @@ class SparseQuery:
     limit: int
     with_vectors: bool = False
     payload: bool | tuple[str, ...] = True
+    rescore: list[float] | None = None
+    """A dense vector: the BM25 hits come back scored by their cosine to it instead, in the
+    engine (a prefetch), so that nobody has to bring their vectors home to score them."""
 
 
 @dataclass(frozen=True)

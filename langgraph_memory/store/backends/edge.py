@@ -26,6 +26,7 @@ from langgraph_memory.store.backends._base import (
     FetchQuery,
     Hit,
     Query,
+    SparseQuery,
     StoredPoint,
     Where,
     translate,
@@ -238,10 +239,15 @@ class EdgeBackend:
                 query = qe.Query.Nearest(q.vector, using=DENSE)
             else:
                 query = qe.Query.Nearest(qe.SparseVector(indices=q.indices, values=q.values), using=SPARSE)
+            prefetches = None
+            if isinstance(q, SparseQuery) and q.rescore is not None:
+                prefetches = [qe.Prefetch(limit=q.limit, query=query, filter=flt)]
+                query = qe.Query.Nearest(q.rescore, using=DENSE)
             requests.append(
                 qe.QueryRequest(
                     limit=q.limit,
                     query=query,
+                    prefetches=prefetches,
                     filter=flt,
                     with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
                     with_vector=vectors_wanted(q),

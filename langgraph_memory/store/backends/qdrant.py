@@ -24,6 +24,7 @@ from langgraph_memory.store.backends._base import (
     FetchQuery,
     Hit,
     Query,
+    SparseQuery,
     StoredPoint,
     Where,
     translate,
@@ -194,10 +195,15 @@ class QdrantClientBackend:
                 query, using = q.vector, DENSE
             else:
                 query, using = models.SparseVector(indices=q.indices, values=q.values), SPARSE
+            prefetch = None
+            if isinstance(q, SparseQuery) and q.rescore is not None:
+                prefetch = models.Prefetch(query=query, using=using, filter=flt, limit=q.limit)
+                query, using = q.rescore, DENSE
             requests.append(
                 models.QueryRequest(
                     query=query,
                     using=using,
+                    prefetch=prefetch,
                     filter=flt,
                     limit=q.limit,
                     with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
