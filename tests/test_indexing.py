@@ -81,3 +81,41 @@ def test_dense_queries_carry_the_vectors_asked_for(store, with_sparse):
     [none] = store._backend.query_batch([DenseQuery(vector, live_where(NS), 5, min_score=0.999)])
     assert none == []
     assert DENSE != SPARSE
+
+
+def test_a_rescored_bm25_probe_scores_its_hits_by_cosine_in_the_engine(store):
+    """The dedup probe finds by words and ranks by meaning, in one query and without
+    bringing vectors home: each hit's score is its cosine to the dense vector given."""
+    from langgraph_memory.store._reads import live_where
+    from langgraph_memory.store.backends import DenseQuery, SparseQuery
+
+    for text in ("David habite à Ordizan", "David aime le jazz", "Alice plays the cello"):
+        store.remember(text, namespace=NS, dedup=False)
+    query = store.embed_query("Non en fait David a déménagé à Toulouse")
+    words = store.embed_query("David habite vit demenage").sparse
+    [probed, nearest] = store._backend.query_batch([
+        SparseQuery(*words, live_where(NS), 5, payload=("content",), rescore=query.dense),
+        DenseQuery(query.dense, live_where(NS), 5, payload=False, min_score=-1.0),
+    ])
+    cosines = {hit.point.id: hit.score for hit in nearest}
+    assert {hit.point.payload["content"] for hit in probed} == {"David habite à Ordizan", "David aime le jazz"}
+    assert all(hit.point.payload.keys() == {"content"} and hit.point.dense is None for hit in probed)
+    assert [hit.score for hit in probed] == pytest.approx([cosines[hit.point.id] for hit in probed], abs=1e-4)
+    assert [hit.score for hit in probed] == sorted((hit.score for hit in probed), reverse=True)
+
+
+def test_dedup_candidates_carry_only_what_the_policy_reads(store):
+    store.remember("Alice plays the cello", namespace=NS)
+    store.remember("Alice lives in Lyon", namespace=NS)
+    memory = _writing.Memory.from_payload(
+        "00000000-0000-4000-8000-000000000001",
+        {"content": "Alice now lives in Paris", "namespace": "memories/alice",
+         "created_at": 0.0, "updated_at": 0.0})
+    candidates = store._writer.dedup_candidates(memory, store.embed_query(memory.content).dense)
+    assert candidates and all(set(hit.point.payload) <= set(_writing.JUDGED_FIELDS) for hit in candidates)
+    assert all(hit.point.dense is None and hit.point.sparse is None for hit in candidates)
+    # ... and the write still supersedes with the old version's vectors intact.
+    result = store.remember("Alice now lives in Paris", namespace=NS)
+    assert result.action == "updated" and result.replaced.content == "Alice lives in Lyon"
+    [old] = store._backend.retrieve([result.replaced.id], with_vectors=True)
+    assert old.dense is not None and old.sparse and old.sparse[0]
