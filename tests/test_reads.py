@@ -128,6 +128,29 @@ def test_winners_bring_only_the_vectors_the_cache_lacks(store):
     assert asked and not any(q.with_vectors for q in asked)
 
 
+def test_winners_below_the_floor_bring_no_vectors(store):
+    """A winner the floor drops is never compared, so its vector is not read."""
+    _seed(store)
+    query = store.embed_query("does Alice play any instrument?")
+    asked: list[FetchQuery] = []
+
+    class Recording(CountingBackend):
+        def query_batch(self, queries):
+            asked.extend(q for q in queries if isinstance(q, FetchQuery) and q.where.ids is not None)
+            return super().query_batch(queries)
+
+    store._backend = Recording(store._backend)
+    strict = InjectionConfig(channels=("similar",), similar_min_cosine=0.99, similar_min_bm25=None)
+    injection = select_memories(store, namespace=NS, query=query, config=strict)
+    assert injection.chosen == [] and injection.dropped["floor"] > 0
+    assert asked and not any(q.with_vectors for q in asked)  # the winners were read, without vectors
+    # The same winners above a lower floor bring theirs.
+    asked.clear()
+    loose = strict.replace(similar_min_cosine=0.0)
+    chosen = select_memories(store, namespace=NS, query=query, config=loose).chosen
+    assert chosen and {c.memory.id for c in chosen} <= {i for q in asked if q.with_vectors for i in q.where.ids}
+
+
 def test_plans_of_different_lengths_share_each_round(store):
     _seed(store)
     key = namespace_key(NS)

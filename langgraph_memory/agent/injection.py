@@ -233,6 +233,20 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
+def _above_floor(config: InjectionConfig, dense: float | None, sparse: float | None, matched: bool) -> bool:
+    """Whether a similar-channel hit is relevant enough to inject."""
+    dense_ok = dense is not None and dense >= config.similar_min_cosine
+    bm25_ok = (
+        config.similar_min_bm25 is not None
+        and sparse is not None
+        and sparse >= config.similar_min_bm25
+        and (dense or 0.0) >= config.similar_bm25_min_cosine
+    )
+    # A memory matching a subject or time the message names is relevant by that alone:
+    # a nonsense message names neither.
+    return dense_ok or bm25_ok or matched
+
+
 def _metadata_plans(namespace: Namespace, config: InjectionConfig) -> dict[Channel, Any]:
     plans: dict[Channel, Any] = {}
     for channel in config.channels:
@@ -267,9 +281,11 @@ def _gather(
         # Without an embedding under way, every channel's first round shares one engine call.
         plans["similar"] = search_plan(
             store.sparse_embeddings, vectors, search_filters(namespace), config.similar_limit,
-            # the winners' vectors the cache lacks ride in the fetch of their payloads: the
-            # semantic dedup needs them, and this spares it a retrieve round
-            config.similar_mode, True, known_vectors=cache)
+            # The vectors the semantic dedup will need ride in the fetch of the winners'
+            # payloads (sparing it a retrieve round): those of winners above the floor
+            # that the cache lacks. A winner below the floor is never compared.
+            config.similar_mode,
+            lambda f, matched: f.hit.point.id not in cache and _above_floor(config, f.dense_score, f.sparse_score, matched))
     answers.update(zip(plans, store._read(*plans.values())))
     found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel in (c for c in config.channels if c in answers):
@@ -286,16 +302,7 @@ def _gather(
         else:
             for h in answer:
                 cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
-                dense_ok = h.dense_score is not None and h.dense_score >= config.similar_min_cosine
-                bm25_ok = (
-                    config.similar_min_bm25 is not None
-                    and h.sparse_score is not None
-                    and h.sparse_score >= config.similar_min_bm25
-                    and (h.dense_score or 0.0) >= config.similar_bm25_min_cosine
-                )
-                # A memory matching a subject or time the message names is relevant by
-                # that alone: a nonsense message names neither.
-                if not (dense_ok or bm25_ok or h.matched):
+                if not _above_floor(config, h.dense_score, h.sparse_score, bool(h.matched)):
                     dropped["floor"] += 1
                     continue
                 parts = [f"score {h.score:.2f}"]

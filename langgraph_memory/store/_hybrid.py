@@ -7,8 +7,7 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Container
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Union
 
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, Where
 from langgraph_memory.store._fusion import (
@@ -34,9 +33,14 @@ HYBRID_MIN_POOL = 20
 ALIAS_SOURCES = 10
 
 
+VectorsWanted = Union[bool, Callable[[Fused, bool], bool]]
+"""Which winners come with their dense vector: all, none, or those a predicate accepts,
+given the winner (its scores) and whether it matched a named subject or time."""
+
+
 def hybrid_plan(
-    sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int, with_vectors: bool,
-    known_vectors: Container[str] = frozenset(),
+    sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
+    with_vectors: VectorsWanted,
 ) -> Plan[list[tuple[Fused, tuple[str, ...]]]]:
     """Dense and BM25 fused by weight, favouring memories tagged with a subject the
     query names (or an alias of one) and memories from a time it names.
@@ -120,10 +124,13 @@ def hybrid_plan(
     fused = weighted_fusion(dense, sparse, boost=boost, max_boost=most)[:limit]
     if not fused:
         return []
-    top = tuple(f.hit.point.id for f in fused)
+    # Reading and converting vectors costs more than the rest of a winner's fetch: only
+    # the winners the caller wants them for bring theirs.
+    wants = with_vectors if callable(with_vectors) else lambda f, matched: with_vectors
+    need = tuple(f.hit.point.id for f in fused
+                 if wants(f, f.hit.point.id in tagged_ids or f.hit.point.id in timely_ids))
+    rest = tuple(f.hit.point.id for f in fused if f.hit.point.id not in need)
     # The caller's filter again: a memory superseded or expired since the first round stays out.
-    need = tuple(i for i in top if i not in known_vectors) if with_vectors else ()
-    rest = tuple(i for i in top if i in known_vectors) if with_vectors else top
     fetched = yield [FetchQuery(dataclasses.replace(where, ids=ids), len(ids), with_vectors=vectors_too)
                      for ids, vectors_too in ((need, True), (rest, False)) if ids]
     by_id = {h.point.id: h.point for points in fetched for h in points}

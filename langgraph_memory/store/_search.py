@@ -10,12 +10,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from collections.abc import Container
 from typing import TYPE_CHECKING, Literal, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_datetime, check_limit, check_number
-from langgraph_memory.store._hybrid import hybrid_plan
+from langgraph_memory.store._hybrid import VectorsWanted, hybrid_plan
 from langgraph_memory.store._reads import Plan, QueryVectors, live_where, memories_plan
 from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, Where
 from langgraph_memory.store.records import (
@@ -95,18 +94,18 @@ def search_filters(
 
 def search_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
-    mode: SearchMode, with_vectors: bool, known_vectors: Container[str] = frozenset(),
+    mode: SearchMode, with_vectors: VectorsWanted,
 ) -> Plan[list[SearchHit]]:
-    """The hits of one search, best first. With ``with_vectors``, a hybrid search leaves
-    out the vectors of ``known_vectors`` (ids whose vectors the caller holds): reading
-    and converting vectors costs more than the rest of a winner's fetch."""
+    """The hits of one search, best first. ``with_vectors`` as a predicate picks the
+    winners of a hybrid search that bring their vectors; the single-list modes read
+    their hits in one query, so there it means all of them."""
     if mode == "dense":
-        [dense] = yield [DenseQuery(vectors.dense, where, limit, with_vectors)]
+        [dense] = yield [DenseQuery(vectors.dense, where, limit, bool(with_vectors))]
         return [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
     if mode == "bm25":
-        [sparse] = yield [SparseQuery(*vectors.sparse, where, limit, with_vectors)]
+        [sparse] = yield [SparseQuery(*vectors.sparse, where, limit, bool(with_vectors))]
         return [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
-    fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors, known_vectors)
+    fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
     return [
         SearchHit(hit_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
         for f, why in fused
