@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from langgraph_memory.store.backends import FetchQuery, Where
-from langgraph_memory.store._reads import memories_plan, run_plans
+from langgraph_memory.store._reads import TIE_SLACK, memories_plan, run_plans
 from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
 from langgraph_memory.store.records import namespace_key
 
@@ -199,3 +199,22 @@ def test_channels_left_out_are_not_queried(store):
     injection = select_memories(store, namespace=NS, query=None, config=config)
     assert [c.channel for c in injection.chosen] == ["identity"]
     assert counting.calls[0] == ("query_batch", 1)
+
+
+def test_a_bm25_tie_group_at_the_cut_costs_a_second_round_only_past_the_overfetch(store):
+    words = ("lemon", "honey", "milk", "sugar", "mint", "ginger", "cinnamon", "cardamom", "vanilla", "jasmine")
+    store.remember_many(
+        ["Alice drinks tea", *(f"Alice drinks tea with {w}" for w in words),  # ten equal scores
+         *(f"Alice drinks tea with {w} and {v}" for w, v in zip(words, words[1:]))],  # lower ones
+        namespace=NS, dedup=False,
+    )
+    tied = sorted(h.memory.id for h in store.search("tea", namespace=NS, mode="bm25", limit=50)[1:11])
+    counting = store._backend = CountingBackend(store._backend)
+    # The group of ten ends within the hits fetched beyond a limit of 5 (5 + 8): one round.
+    assert TIE_SLACK == 8
+    assert [h.memory.id for h in store.search("tea", namespace=NS, mode="bm25", limit=5)][1:] == tied[:4]
+    assert counting.calls == [("query_batch", 1)]
+    counting.calls.clear()
+    # A limit of 2 fetches 2 + 8 hits, all but the first in the group: the group is read again, deeper.
+    assert [h.memory.id for h in store.search("tea", namespace=NS, mode="bm25", limit=2)][1:] == tied[:1]
+    assert counting.calls == [("query_batch", 1), ("query_batch", 1)]

@@ -9,6 +9,7 @@ import pytest
 
 from langgraph_memory.store.backends import Hit, StoredPoint
 from langgraph_memory.store._fusion import index_text, query_terms, time_windows, weighted_fusion
+from langgraph_memory.store._transfer import export_jsonl, import_jsonl
 from langgraph_memory.errors import InvalidMemoryError
 
 NS = ("memories", "mickael")
@@ -101,6 +102,43 @@ def test_an_alias_stored_as_an_identity_memory_is_searched_too(store):
     assert "subject:mickael" in greece.matched
     assert after.index(greece) <= 1  # only the alias memory itself may come first
     assert all("Spain" not in h.memory.content and "Italy" not in h.memory.content for h in after[:2])
+
+
+# Same length, one word in common with "tea": one BM25 score for all ten.
+TEAS = [f"Alice drinks tea with {w}" for w in (
+    "lemon", "honey", "milk", "sugar", "mint", "ginger", "cinnamon", "cardamom", "vanilla", "jasmine")]
+
+
+def test_equal_bm25_scores_come_in_id_order_whatever_the_insertion_order(make_store, tmp_path):
+    first = make_store(tmp_path / "first")
+    first.remember_many(["Alice drinks tea", *TEAS, "Bob sails on Sundays"], namespace=NS, dedup=False)
+    # The same memories (same ids) in a second store, written one at a time, last id first.
+    export = tmp_path / "export.jsonl"
+    with export.open("w") as out:
+        export_jsonl(first, out)
+    header, *records = export.read_text().splitlines()
+    export.write_text("\n".join([header, *reversed(records)]) + "\n")
+    second = make_store(tmp_path / "second")
+    import_jsonl(second, export, batch=1)
+
+    top, *tied = first.search("tea", namespace=NS, mode="bm25", limit=20)
+    assert top.memory.content == "Alice drinks tea" and len(tied) == len(TEAS)
+    assert len({h.score for h in tied}) == 1  # one tie group, which every limit below cuts
+    tied_ids = sorted(h.memory.id for h in tied)
+    for store in (first, second):
+        for limit in (2, 4, 7, 11):
+            found = store.search("tea", namespace=NS, mode="bm25", limit=limit)
+            assert [h.memory.id for h in found] == [top.memory.id, *tied_ids[: limit - 1]]
+
+
+def test_the_same_text_stored_twice_comes_in_id_order_in_every_mode(store, backend):
+    ids = sorted(r.memory.id for r in store.remember_many(["Alice drinks tea"] * 6, namespace=NS, dedup=False))
+    # qdrant-client's local mode computes cosines with numpy, whose last bit depends on a
+    # vector's row: equal vectors do not score equal there, and no tie is left to break.
+    for mode in ("bm25", "dense", "hybrid") if backend == "edge" else ("bm25",):
+        found = store.search("Alice drinks tea", namespace=NS, mode=mode, limit=4)
+        assert len({h.score for h in found}) == 1, mode
+        assert [h.memory.id for h in found] == ids[:4], mode
 
 
 def test_context_is_indexed_for_bm25_but_never_returned(store):

@@ -18,7 +18,7 @@ from langgraph_memory.store._fusion import (
     time_windows,
     weighted_fusion,
 )
-from langgraph_memory.store._reads import Plan, QueryVectors
+from langgraph_memory.store._reads import Plan, QueryVectors, ranked
 from langgraph_memory.store.records import utcnow
 from langgraph_memory.store.vitality import ranking_prior
 
@@ -53,7 +53,8 @@ def hybrid_plan(
     gets both scores, and which candidates match a named subject or time
     (:func:`_complete`). Candidate lists carry no payload (reading payloads is most of
     the engine's cost); the winners' payloads come in a last round. No LLM; three
-    rounds without aliases, four with.
+    rounds without aliases, four with (and rarely one more, to settle a BM25 tie at a
+    cut: :func:`~langgraph_memory.store._reads.ranked`).
     """
     pool = max(limit, HYBRID_MIN_POOL)
     # The filtered lists only add what the plain ones missed: a shallower pool does.
@@ -85,7 +86,7 @@ def hybrid_plan(
             DenseQuery(vectors.dense, timed, extra, payload=False),
             SparseQuery(*vectors.sparse, timed, extra, payload=False),
         ]
-    results = yield queries
+    results = yield from ranked(queries)
     dense, sparse = list(results[0]), list(results[1])
     sparse_query = vectors.sparse
     if spans:
@@ -104,11 +105,11 @@ def hybrid_plan(
             indices, values = list(expanded.indices), list(expanded.values)
             sparse_query = (indices, values)
             alias_where = dataclasses.replace(where, subjects=tuple(sorted(terms)))
-            more = yield [
+            more = yield from ranked([
                 SparseQuery(indices, values, where, pool, payload=False),
                 DenseQuery(vectors.dense, alias_where, extra, payload=False),
                 SparseQuery(indices, values, alias_where, extra, payload=False),
-            ]
+            ])
             # The expanded BM25 lists replace the plain ones: their scores include the names.
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
@@ -178,7 +179,7 @@ def _complete(
             Where(namespace=where.namespace, status=None, ids=everyone, any_of=timed_any), len(everyone), payload=False))
     if not queries:
         return dense, sparse, set(), set()
-    found = yield queries
+    found = yield from ranked(queries)
     if need_dense:
         dense = dense + found.pop(0)
     if need_sparse:

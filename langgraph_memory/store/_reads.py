@@ -8,12 +8,13 @@ the first round of a hybrid search cost a single call into the engine.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from dataclasses import dataclass
 from typing import Any, Generator, Sequence, TypeVar
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store.backends import Backend, FetchQuery, Hit, Query, StoredPoint, Where
+from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where
 from langgraph_memory.store.records import Memory, Namespace, namespace_key, utcnow, validate_namespace
 
 T = TypeVar("T")
@@ -61,6 +62,52 @@ def run_plans(backend: Backend, plans: Sequence[Plan[Any]]) -> list[Any]:
                 answers[i] = done.value
         active = following
     return answers
+
+
+# A nearest-neighbour list asks the engine for this many hits beyond its limit; a BM25 list
+# for as many again as its limit if that is more. Equal BM25 scores are common (on LoCoMo
+# the tie group at the cut of a list of 20 ran past 40 in 7 of 4,929 lists, past 30 in
+# 204); equal cosines need bitwise-equal vectors, the same text stored twice.
+TIE_SLACK = 8
+
+
+def ranked(queries: Sequence[Query]) -> Plan[list[list[Hit]]]:
+    """The hits of ``queries``, each nearest-neighbour list best first and, among equal
+    scores, by ascending id; one engine round in the common case.
+
+    The engine returns equal scores in an order that changes from run to run, so which
+    of a tie group made the cut at ``limit``, and in what order, changed between two runs
+    of the same search (BM25 scores are often equal: memories of the same length sharing
+    one word with the query). Each such query asks for more than its limit; when the last
+    hit fetched still scores as the hit at the cut, the group may go on past it, and that
+    query alone is asked again, twice as deep, in a further round (rare).
+    """
+    asked = [dataclasses.replace(q, limit=_with_slack(q)) if _nearest(q) else q for q in queries]
+    results = list((yield asked))
+    while deeper := [
+        i for i, q in enumerate(queries) if _nearest(q) and _tie_goes_on(results[i], q.limit, asked[i].limit)
+    ]:
+        for i in deeper:
+            asked[i] = dataclasses.replace(asked[i], limit=2 * asked[i].limit)
+        for i, hits in zip(deeper, (yield [asked[i] for i in deeper])):
+            results[i] = hits
+    return [
+        sorted(hits, key=lambda h: (-h.score, h.point.id))[: q.limit] if _nearest(q) else hits
+        for q, hits in zip(queries, results)
+    ]
+
+
+def _nearest(query: Query) -> bool:
+    return isinstance(query, (DenseQuery, SparseQuery))
+
+
+def _with_slack(query: Query) -> int:
+    return query.limit + (max(query.limit, TIE_SLACK) if isinstance(query, SparseQuery) else TIE_SLACK)
+
+
+def _tie_goes_on(hits: list[Hit], limit: int, fetched: int) -> bool:
+    """Whether the engine may hold more hits scoring as the one at the cut than it gave."""
+    return len(hits) >= fetched > limit and hits[-1].score == min(h.score for h in hits[:limit])
 
 
 def memories_plan(where: Where, limit: int, order_by: str | None = None) -> Plan[list[Memory]]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, Sequence
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_datetime, check_limit, check_number
 from langgraph_memory.store._hybrid import VectorsWanted, hybrid_plan
-from langgraph_memory.store._reads import Plan, QueryVectors, live_where, memories_plan
+from langgraph_memory.store._reads import Plan, QueryVectors, live_where, memories_plan, ranked
 from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, Where
 from langgraph_memory.store.records import (
     KIND_CATEGORIES,
@@ -100,10 +100,10 @@ def search_plan(
     winners of a hybrid search that bring their vectors; the single-list modes read
     their hits in one query, so there it means all of them."""
     if mode == "dense":
-        [dense] = yield [DenseQuery(vectors.dense, where, limit, bool(with_vectors))]
+        [dense] = yield from ranked([DenseQuery(vectors.dense, where, limit, bool(with_vectors))])
         return [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
     if mode == "bm25":
-        [sparse] = yield [SparseQuery(*vectors.sparse, where, limit, bool(with_vectors))]
+        [sparse] = yield from ranked([SparseQuery(*vectors.sparse, where, limit, bool(with_vectors))])
         return [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
     fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
     return [
