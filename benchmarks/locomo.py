@@ -19,6 +19,9 @@ budget; its k is the budget), ``rank_bm25`` (a plain BM25, package ``rank_bm25``
 ``inmemorystore`` (LangGraph's ``InMemoryStore`` semantic search, same embedder). On the
 observations corpus, ``search_dedup_off`` is ``search`` over the facts stored without dedup.
 
+Memory ids come from a generator seeded with the store's name: searches order equal scores
+by id, so fresh random ids would order ties differently in each run and move the figures.
+
 Usage (from the repo root, offline)::
 
     python benchmarks/locomo.py                       # ../shared/bench/locomo/locomo_dev.json
@@ -30,13 +33,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
+from unittest import mock
 
 from langchain_core.embeddings import Embeddings
 
@@ -53,6 +59,7 @@ from benchmarks._locomo_data import (
     score,
 )
 from langgraph_memory import MemoryStore
+from langgraph_memory.store import records
 
 Ranked = list[tuple[str, ...]]
 """A retrieval result: for each retrieved item, best first, the dialog ids it stands for."""
@@ -111,7 +118,29 @@ def _rrf(lists: Sequence[Sequence[Any]], k: int = 60) -> list[Any]:
     return [items[i] for i in sorted(scores, key=scores.__getitem__, reverse=True)]
 
 
+class _SeededIds:
+    """Stands for the ``uuid`` module in :mod:`langgraph_memory.store.records` during a run:
+    ``uuid4`` draws from a generator that :func:`_open_store` seeds with the store's name,
+    so every run (and any subset of modes) gives each memory the same id."""
+
+    def __init__(self) -> None:
+        self.rng = random.Random(0)
+
+    def seed(self, name: str) -> None:
+        self.rng = random.Random(name)
+
+    def uuid4(self) -> uuid.UUID:
+        return uuid.UUID(int=self.rng.getrandbits(128), version=4)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(uuid, name)
+
+
+_IDS = _SeededIds()
+
+
 def _open_store(backend: str, workdir: Path, name: str, embeddings: Embeddings) -> MemoryStore:
+    _IDS.seed(name)
     if backend == "edge":
         return MemoryStore.open(workdir / name, embeddings=embeddings)
     from qdrant_client import QdrantClient
@@ -251,7 +280,7 @@ def run(
     }
     conversations = load(path)
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="locomo-") as tmp, mock.patch.object(records, "uuid", _IDS):
         workdir = Path(tmp)
         for conv in conversations:
             ns = (NAMESPACE_ROOT, conv.sample_id)
