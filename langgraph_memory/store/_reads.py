@@ -64,10 +64,11 @@ def run_plans(backend: Backend, plans: Sequence[Plan[Any]]) -> list[Any]:
     return answers
 
 
-# A nearest-neighbour list asks the engine for this many hits beyond its limit; a BM25 list
-# for as many again as its limit if that is more. Equal BM25 scores are common (on LoCoMo
-# the tie group at the cut of a list of 20 ran past 40 in 7 of 4,929 lists, past 30 in
-# 204); equal cosines need bitwise-equal vectors, the same text stored twice.
+# A BM25 list asks the engine for as many hits again as its limit (at least this many
+# more): equal BM25 scores are common, and on LoCoMo the tie group at the cut of a list of
+# 20 ran past 40 in 7 of 4,929 lists (past 30 in 204). A dense list asks for one more hit
+# only, enough to see a tie at its cut: equal cosines need bitwise-equal vectors (the same
+# text stored twice), and every extra hit costs its conversion (~5 us).
 TIE_SLACK = 8
 
 
@@ -102,7 +103,7 @@ def _nearest(query: Query) -> bool:
 
 
 def _with_slack(query: Query) -> int:
-    return query.limit + (max(query.limit, TIE_SLACK) if isinstance(query, SparseQuery) else TIE_SLACK)
+    return query.limit + (max(query.limit, TIE_SLACK) if isinstance(query, SparseQuery) else 1)
 
 
 def _tie_goes_on(hits: list[Hit], limit: int, fetched: int) -> bool:
