@@ -104,10 +104,8 @@ def test_the_metadata_channels_read_while_the_message_embeds(store, monkeypatch)
         select_memories(store, namespace=NS, query="\ud800 lone surrogate")
 
 
-def test_winners_bring_only_the_vectors_the_cache_lacks(store):
-    _seed(store)
-    query = store.embed_query("does Alice play any instrument?")
-    cache = VectorCache()
+def _record_fetches_by_id(store) -> list[FetchQuery]:
+    """The fetches by id (the winners' payloads) the store asks from now on."""
     asked: list[FetchQuery] = []
 
     class Recording(CountingBackend):
@@ -116,6 +114,14 @@ def test_winners_bring_only_the_vectors_the_cache_lacks(store):
             return super().query_batch(queries)
 
     store._backend = Recording(store._backend)
+    return asked
+
+
+def test_winners_bring_only_the_vectors_the_cache_lacks(store):
+    _seed(store)
+    query = store.embed_query("does Alice play any instrument?")
+    cache = VectorCache()
+    asked = _record_fetches_by_id(store)
     first = select_memories(store, namespace=NS, query=query, cache=cache)
     similar = {c.memory.id for c in first.chosen if c.channel == "similar"}
     assert similar and all(cache.get(i) is not None for i in similar)
@@ -132,14 +138,7 @@ def test_winners_below_the_floor_bring_no_vectors(store):
     """A winner the floor drops is never compared, so its vector is not read."""
     _seed(store)
     query = store.embed_query("does Alice play any instrument?")
-    asked: list[FetchQuery] = []
-
-    class Recording(CountingBackend):
-        def query_batch(self, queries):
-            asked.extend(q for q in queries if isinstance(q, FetchQuery) and q.where.ids is not None)
-            return super().query_batch(queries)
-
-    store._backend = Recording(store._backend)
+    asked = _record_fetches_by_id(store)
     strict = InjectionConfig(channels=("similar",), similar_min_cosine=0.99, similar_min_bm25=None)
     injection = select_memories(store, namespace=NS, query=query, config=strict)
     assert injection.chosen == [] and injection.dropped["floor"] > 0
