@@ -285,7 +285,9 @@ def _gather(
             # payloads (sparing it a retrieve round): those of winners above the floor
             # that the cache lacks. A winner below the floor is never compared.
             config.similar_mode,
-            lambda f, matched: f.hit.point.id not in cache and _above_floor(config, f.dense_score, f.sparse_score, matched))
+            lambda f, matched: (
+                f.hit.point.id not in cache and _above_floor(config, f.dense_score, f.sparse_score, matched)),
+        )
     answers.update(zip(plans, store._read(*plans.values())))
     found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel in (c for c in config.channels if c in answers):
