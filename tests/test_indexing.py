@@ -67,17 +67,16 @@ def test_nothing_below_the_floor_is_a_candidate(store):
     assert store.count(namespace=NS) == 2
 
 
-@pytest.mark.parametrize("with_sparse", [False, True])
-def test_dense_queries_carry_the_vectors_asked_for(store, with_sparse):
+def test_dense_queries_carry_the_vectors_asked_for(store):
     from langgraph_memory.store._reads import live_where
     from langgraph_memory.store.backends import DenseQuery
 
     store.remember("Alice plays the cello", namespace=NS)
     vector = store.embed_query("cello").dense
     [hits] = store._backend.query_batch(
-        [DenseQuery(vector, live_where(NS), 5, with_vectors=True, with_sparse=with_sparse, min_score=0.0)])
+        [DenseQuery(vector, live_where(NS), 5, with_vectors=True, min_score=0.0)])
     assert hits and hits[0].point.dense is not None
-    assert (hits[0].point.sparse is not None) is with_sparse
+    assert hits[0].point.sparse is None
     [none] = store._backend.query_batch([DenseQuery(vector, live_where(NS), 5, min_score=0.999)])
     assert none == []
     assert DENSE != SPARSE

@@ -128,11 +128,13 @@ def hybrid_plan(
     # Reading and converting vectors costs more than the rest of a winner's fetch: only
     # the winners the caller wants them for bring theirs.
     wants = with_vectors if callable(with_vectors) else lambda f, matched: with_vectors
-    need = tuple(f.hit.point.id for f in fused
-                 if wants(f, f.hit.point.id in tagged_ids or f.hit.point.id in timely_ids))
-    rest = tuple(f.hit.point.id for f in fused if f.hit.point.id not in need)
+    need: list[str] = []
+    rest: list[str] = []
+    for f in fused:
+        i = f.hit.point.id
+        (need if wants(f, i in tagged_ids or i in timely_ids) else rest).append(i)
     # The caller's filter again: a memory superseded or expired since the first round stays out.
-    fetched = yield [FetchQuery(dataclasses.replace(where, ids=ids), len(ids), with_vectors=vectors_too)
+    fetched = yield [FetchQuery(dataclasses.replace(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
                      for ids, vectors_too in ((need, True), (rest, False)) if ids]
     by_id = {h.point.id: h.point for points in fetched for h in points}
     out: list[tuple[Fused, tuple[str, ...]]] = []

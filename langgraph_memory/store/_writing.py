@@ -202,7 +202,7 @@ class Writer:
                     except Exception:
                         if self.backend.retrieve([old.id]):
                             raise
-                        continue
+                        continue  # deleted meanwhile: it no longer holds the fact
                     old = old.evolve(metadata=merged)
                 return RememberResult("duplicate", old, verdict=verdict), seen
             return self._supersede(old, memory, dense, sparse, verdict, old_point=found[0]), seen

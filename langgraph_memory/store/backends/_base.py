@@ -131,8 +131,6 @@ class DenseQuery:
     query's cost in the engine, so candidate lists ask for none."""
     min_score: float | None = None
     """Only hits scoring at least this; the engine reads nothing of the others."""
-    with_sparse: bool = False
-    """With ``with_vectors``, the BM25 vector too (a point rewritten whole needs both)."""
 
 
 @dataclass(frozen=True)
@@ -166,10 +164,9 @@ Query = DenseQuery | SparseQuery | FetchQuery
 
 
 def vectors_wanted(query: Query) -> list[str] | bool:
-    """The named vectors a query's hits carry, as both engines spell it."""
-    if not query.with_vectors:
-        return False
-    return [DENSE, SPARSE] if getattr(query, "with_sparse", False) else [DENSE]
+    """The named vectors a query's hits carry, as both engines spell it: the dense one
+    (a point rewritten whole is read by :meth:`Backend.retrieve`, which brings both)."""
+    return [DENSE] if query.with_vectors else False
 
 
 class Backend(Protocol):
