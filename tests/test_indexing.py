@@ -118,3 +118,35 @@ def test_dedup_candidates_carry_only_what_the_policy_reads(store):
     assert result.action == "updated" and result.replaced.content == "Alice lives in Lyon"
     [old] = store._backend.retrieve([result.replaced.id], with_vectors=True)
     assert old.dense is not None and old.sparse and old.sparse[0]
+
+
+def _edge_config(path) -> dict:
+    import json
+
+    return json.loads((path / "shard" / "edge_config.json").read_text())
+
+
+def test_an_edge_shard_searches_on_the_threads_the_environment_gives(tmp_path, fake_embeddings, monkeypatch):
+    from langgraph_memory import MemoryStore
+
+    path = tmp_path / "store"
+    with MemoryStore.open(path, embeddings=fake_embeddings) as store:
+        store.remember("Alice lives in Lyon", namespace=NS)
+    assert _edge_config(path)["max_search_threads"] == 1  # the default
+    hnsw = _edge_config(path)["hnsw_config"]
+    # A setting of the process: a shard written with one is opened with another.
+    monkeypatch.setenv("LANGGRAPH_MEMORY_SEARCH_THREADS", "3")
+    with MemoryStore.open(path, embeddings=fake_embeddings) as store:
+        assert [h.memory.content for h in store.search("Alice", namespace=NS)] == ["Alice lives in Lyon"]
+    assert _edge_config(path)["max_search_threads"] == 3
+    assert _edge_config(path)["hnsw_config"] == hnsw  # what the data was built with stays
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5"])
+def test_a_bad_search_thread_count_is_refused_before_anything_is_written(tmp_path, fake_embeddings, monkeypatch, value):
+    from langgraph_memory import MemoryStore
+
+    monkeypatch.setenv("LANGGRAPH_MEMORY_SEARCH_THREADS", value)
+    with pytest.raises(ValueError, match="LANGGRAPH_MEMORY_SEARCH_THREADS"):
+        MemoryStore.open(tmp_path / "store", embeddings=fake_embeddings)
+    assert not (tmp_path / "store").exists()
