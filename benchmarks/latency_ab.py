@@ -3,8 +3,10 @@
 A single pair of full ``latency.py`` runs cannot show 10% on these shared machines (the
 ``InMemoryStore`` rows, unchanged code, move 0.76-1.51x between two runs). This times the
 same operations (``prehook``, ``search``, ``remember``, ``engine_query``: see
-``latency.py``) on Qdrant Edge only, with the CPU time of the calling thread
-(``time.thread_time``, less sensitive to other processes), after a warm-up::
+``latency.py``) on Qdrant Edge only, with the CPU time of the whole process
+(``time.process_time``, less sensitive to other processes than the wall clock, and
+counting the engine's search threads, where Qdrant Edge reads its segments), after a
+warm-up; ``--clock wall`` times the wall clock instead::
 
     python benchmarks/latency_ab.py --tree ../old-checkout --size 10000
     python benchmarks/latency_ab.py --size 10000        # this checkout; repeat, alternating
@@ -33,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tree", default=str(ROOT), help="checkout to time (default: this one)")
     parser.add_argument("--size", type=int, default=10_000, help="memories over 100 namespaces")
     parser.add_argument("--calls", type=int, default=300, help="timed calls per operation")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--vectors", default=str(Path(tempfile.gettempdir()) / "lgm-latency-vectors.npz"))
     args = parser.parse_args(argv)
     tree = Path(args.tree).resolve()
@@ -64,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         ours = latency.Ours("edge", cached, Path(tmp))
         ours.load(latency._spread(items, args.size))
         ops = ours.ops(questions, fresh)
+        clock = time.process_time if args.clock == "cpu" else time.perf_counter
         medians = {}
         for name in ("prehook", "search", "engine_query", "remember"):
             op = ops[name]
@@ -71,12 +75,12 @@ def main(argv: list[str] | None = None) -> int:
                 op(i)
             samples = []
             for i in range(30, 30 + args.calls):
-                t0 = time.thread_time()
+                t0 = clock()
                 op(i)
-                samples.append(time.thread_time() - t0)
+                samples.append(clock() - t0)
             medians[name] = statistics.median(samples) * 1e3
         ours.close()
-    print(f"{args.size} {tree.name} " + " ".join(f"{k}={v:.3f}" for k, v in medians.items()))
+    print(f"{args.size} {tree.name} {args.clock} " + " ".join(f"{k}={v:.3f}" for k, v in medians.items()))
     return 0
 
 
