@@ -1,12 +1,12 @@
-"""latency.py's Edge rows for one checkout, in CPU time: run it on two checkouts, alternated.
+"""latency.py's rows of one engine for one checkout: run it on two checkouts, alternated.
 
 A single pair of full ``latency.py`` runs cannot show 10% on these shared machines (the
 ``InMemoryStore`` rows, unchanged code, move 0.76-1.51x between two runs). This times the
 same operations (``prehook``, ``search``, ``remember``, ``engine_query``: see
-``latency.py``) on Qdrant Edge only, with the CPU time of the whole process
-(``time.process_time``, less sensitive to other processes than the wall clock, and
-counting the engine's search threads, where Qdrant Edge reads its segments), after a
-warm-up; ``--clock wall`` times the wall clock instead::
+``latency.py``) on Qdrant Edge (or ``--system qdrant``, qdrant-client's local mode) with
+the CPU time of the whole process (``time.process_time``: less sensitive to other
+processes than the wall clock, and counting the engine's search threads, where Qdrant
+Edge reads its segments), after a warm-up; ``--clock wall`` times the wall clock::
 
     python benchmarks/latency_ab.py --tree ../old-checkout --size 10000
     python benchmarks/latency_ab.py --size 10000        # this checkout; repeat, alternating
@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=10_000, help="memories over 100 namespaces")
     parser.add_argument("--calls", type=int, default=300, help="timed calls per operation")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--system", choices=("edge", "qdrant"), default="edge",
+                        help="qdrant: qdrant-client's local mode (the server code path)")
     parser.add_argument("--vectors", default=str(Path(tempfile.gettempdir()) / "lgm-latency-vectors.npz"))
     args = parser.parse_args(argv)
     tree = Path(args.tree).resolve()
@@ -64,23 +66,23 @@ def main(argv: list[str] | None = None) -> int:
         np.savez(args.vectors, texts=np.array(list(cached._cache)),
                  vectors=np.array(list(cached._cache.values()), dtype=np.float32))
     with tempfile.TemporaryDirectory(prefix="latency-ab-") as tmp:
-        ours = latency.Ours("edge", cached, Path(tmp))
+        ours = latency.Ours(args.system, cached, Path(tmp))
         ours.load(latency._spread(items, args.size))
         ops = ours.ops(questions, fresh)
         clock = time.process_time if args.clock == "cpu" else time.perf_counter
         medians = {}
         for name in ("prehook", "search", "engine_query", "remember"):
             op = ops[name]
-            for i in range(30):
+            for i in range(min(30, args.calls)):
                 op(i)
             samples = []
-            for i in range(30, 30 + args.calls):
+            for i in range(min(30, args.calls), min(30, args.calls) + args.calls):
                 t0 = clock()
                 op(i)
                 samples.append(clock() - t0)
             medians[name] = statistics.median(samples) * 1e3
         ours.close()
-    print(f"{args.size} {tree.name} {args.clock} " + " ".join(f"{k}={v:.3f}" for k, v in medians.items()))
+    print(f"{args.size} {tree.name} {args.system} {args.clock} " + " ".join(f"{k}={v:.3f}" for k, v in medians.items()))
     return 0
 
 

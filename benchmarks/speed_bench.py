@@ -7,6 +7,7 @@ medians. LoCoMo is read from ``../shared/bench/locomo/locomo_dev.json`` (never c
     python benchmarks/speed_bench.py hnsw        # 100k in one namespace vs over 100, index or not
     python benchmarks/speed_bench.py dedup       # remember with dedup vs without, 1k and 10k
     python benchmarks/speed_bench.py prehook     # pre-hook incl. embedding, 10k in one namespace
+    python benchmarks/speed_bench.py garden      # a dense query before / after a garden pass
 
 ``prehook`` times the code on ``PYTHONPATH``, so "today ÷ new" is two runs of it, one on
 each checkout, with the same vectors cache (``--vectors``). Documents are embedded once
@@ -254,9 +255,53 @@ def bench_prehook(args: argparse.Namespace) -> None:
           f"({len(timing)} LoCoMo questions; embedder {type(live).__name__})")
 
 
+def bench_garden(args: argparse.Namespace) -> None:
+    """A dense top-20 query on one namespace of ``--size`` memories, indexed; then after a
+    garden pass has rewritten their vitality (the pass's index build held back); then
+    after the build the pass ends with."""
+    from datetime import timedelta
+
+    from langgraph_memory.store.backends import DenseQuery
+    from langgraph_memory.store.records import utcnow
+    from langgraph_memory.store._search import search_filters
+
+    texts, questions = _texts(args.data)
+    vectors = VectorFile(args.vectors, texts + questions)
+    qv = vectors.embed_documents(questions[: args.queries])
+    with tempfile.TemporaryDirectory(prefix="garden-") as tmp:
+        store = MemoryStore.open(Path(tmp) / "s", embeddings=vectors)
+        ns = ("bench", "user")
+        store.remember_many(_cycled(texts, args.size), namespace=ns, dedup=False)
+        store.optimize()
+        where = search_filters(ns)
+
+        def query_ms() -> float:
+            timing = []
+            for v in qv:
+                t0 = time.perf_counter()
+                store._backend.query_batch([DenseQuery(v, where, 20)])
+                timing.append(time.perf_counter() - t0)
+            return _median_ms(timing)
+
+        indexed = query_ms()
+        build = store._backend.optimize
+        store._backend.optimize = lambda: False  # measure the pass's writes alone first
+        report = store.garden(now=utcnow() + timedelta(days=10))
+        store._backend.optimize = build
+        rewritten = query_ms()
+        t0 = time.perf_counter()
+        built = store.optimize()
+        took = time.perf_counter() - t0
+        rebuilt = query_ms()
+        store.close()
+    print(f"{args.size} memories in one namespace, dense top-20 query: indexed {indexed:.2f} ms; after a garden "
+          f"pass rewrote {report['decayed']} of them {rewritten:.2f} ms; after the index build it ends with "
+          f"({took:.0f} s, built={built}) {rebuilt:.2f} ms")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bench", choices=("embed", "hnsw", "dedup", "prehook"))
+    parser.add_argument("bench", choices=("embed", "hnsw", "dedup", "prehook", "garden"))
     parser.add_argument("--data", default=str(DEFAULT_DATA))
     parser.add_argument("--vectors", default=str(Path(tempfile.gettempdir()) / "lgm-speed-vectors.npz"),
                         help="cache of the LoCoMo texts' vectors (default: %(default)s)")

@@ -46,10 +46,11 @@ def search_threads() -> int:
     The pool runs a query's per-segment reads in parallel, but a memory shard is one or
     two segments and a query's reads take tens of microseconds: handing them to a pool of
     several threads cost more than it saved. Measured on 2 cores, one thread against the
-    engine's default (one per CPU): a dedup write 0.71x the time, a pre-hook 0.87x, a
-    search 0.87x; four threads sharing one store ran as many pre-hooks a second either way
-    (Python, not the engine, is what they queue for). Raise it for large namespaces on many
-    cores, where a shard holds more segments."""
+    engine's default (one per CPU), alternated in one process: a dedup write 0.71-0.75x
+    the time, a pre-hook without its embedding 0.87-0.90x, a search 0.87x; four threads
+    sharing one store ran as many pre-hooks and searches a second either way (Python, not
+    the engine, is what they queue for). Raise it for large namespaces on many cores,
+    where a shard holds more segments."""
     raw = os.environ.get(SEARCH_THREADS_ENV, "").strip() or "1"  # set but empty: the default
     try:
         threads = int(raw)
