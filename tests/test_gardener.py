@@ -140,27 +140,6 @@ def test_report_has_the_metrics(store) -> None:
     json.loads(report.to_json())
 
 
-def test_a_pass_ends_by_rebuilding_the_vector_index(store) -> None:
-    """Memories written one at a time never reach an indexed segment, and the pass's own
-    payload writes move the points they touch out of one: the pass rebuilds the index."""
-    built: list[bool] = []
-    real = store._backend.optimize
-    store._backend.optimize = lambda: built.append(real()) or built[-1]
-    t0 = utcnow()
-    for i in range(30):
-        store.remember(f"Alice noted item number {i}", namespace=NS, dedup=False, created_at=t0 - i * DAY)
-
-    assert store.garden(now=t0, dry_run=True)["index_built"] is False
-    assert built == []  # a dry run writes nothing, the index included
-    report = store.garden(now=t0)
-    # Whether the engine found anything to build (a small shard stays a plain scan; a
-    # server indexes by itself) is what the report says.
-    assert report["decayed"] > 0 and len(built) == 1 and report["index_built"] is built[0]
-    assert store.garden(now=t0, namespace=NS)["index_built"] is built[1] and len(built) == 2
-    assert {h.memory.content for h in store.search("item number 7", namespace=NS, limit=30)} >= {
-        "Alice noted item number 7"}
-
-
 def test_passes_never_overlap_on_a_namespace(store) -> None:
     store.remember("Alice likes tea", namespace=NS)
     lock = _garden._local_lock(store, "memories/alice")

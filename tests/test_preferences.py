@@ -166,3 +166,21 @@ def test_chat_model_capture_runs_on_the_worker_and_streams_next_turn(edge_store)
     assert [e["topic"] for e in streamed] == ["music"]
     [memory] = edge_store.recent(namespace=NS, since=None)
     assert memory.memory_type == "preference" and memory.metadata["capture"]["topic"] == "music"
+
+
+def test_captures_never_start_an_index_build(edge_store, monkeypatch) -> None:
+    """A build holds the GIL: one started by a background capture would freeze the turns."""
+    from langgraph_memory.store import _writing
+
+    monkeypatch.setattr(_writing, "OPTIMIZE_AFTER", 1)
+    builds: list[bool] = []
+    real = edge_store._backend.optimize
+    monkeypatch.setattr(edge_store._backend, "optimize", lambda: builds.append(real()) or builds[-1])
+    topic = {"type": "preference", "confidence": 0.9, "action": "like", "timeframe": "ongoing",
+             "sentiment": "positive", "entities": []}
+    capture = PreferenceCapture(edge_store, model=_scripted_classifier(
+        {**topic, "topic": "music"}, {**topic, "topic": "food"}, {**topic, "topic": "sport"}))
+    result = capture.capture(["I love jazz", "I love ramen", "I love climbing"], namespace=NS)
+    assert len(result.stored) == 3 and builds == []
+    edge_store.remember_many(["Alice likes tea"], namespace=NS, dedup=False)  # a bulk write still builds
+    assert len(builds) == 1

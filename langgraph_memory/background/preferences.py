@@ -270,7 +270,7 @@ class PreferenceCapture:
             [existing] = store._read(memories_plan(live_where(namespace, memory_types=(memory_type,)), 1000))
             old = next((m for m in existing if (m.metadata.get("capture") or {}).get("key") == capture.key), None)
             if old is None:
-                return store._writer.write_many([memory], [None], dedup=False)[0].memory
+                return store._writer.write_many([memory], [None], dedup=False, build_index=False)[0].memory
             previous = old.metadata["capture"]
             same = previous.get("text", "").strip().lower() == capture.text.strip().lower()
             merged = {**meta["capture"], "captures": int(previous.get("captures", 1)) + 1,

@@ -180,7 +180,11 @@ class StoreConnection:
         loads (``remember_many(dedup=False)``, imports) call it once they have added
         :data:`~langgraph_memory.store._writing.OPTIMIZE_AFTER` memories; a large store fed
         one memory at a time should call it now and then (see ``docs/benchmarks.md``,
-        "Large namespaces"). A Qdrant server indexes by itself: there it does nothing."""
+        "Large namespaces"). A Qdrant server indexes by itself: there it does nothing.
+
+        Qdrant Edge holds the GIL for the whole build (about 11 s for 20k memories of 384
+        dimensions on 2 cores): every thread of the process, the event loop included, waits
+        for it, even when it runs in a background thread. Call it when no turn is served."""
         return self._backend.optimize()
 
     def flush(self, timeout: float | None = None) -> bool:

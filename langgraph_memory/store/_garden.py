@@ -61,8 +61,7 @@ class GardenReport(dict):
     ``archived``, ``purged``, ``protected``, ``vitality_before`` / ``vitality_after`` and
     ``age_days`` (``mean``, ``p10``, ``p50``, ``p90``), ``buckets`` (live memories per
     vitality bucket after the pass), ``namespaces``, ``skipped_busy``, ``duration_ms``,
-    ``dry_run``, ``changes`` (the archives and purges, at most 1000 listed) and
-    ``index_built`` (whether the pass ended by rebuilding the vector index)."""
+    ``dry_run`` and ``changes`` (the archives and purges, at most 1000 listed)."""
 
     def to_json(self) -> str:
         return json.dumps(self, sort_keys=True)
@@ -164,14 +163,14 @@ class _Tally:
                                  "vitality_before": round(before, 4),
                                  "vitality_after": None if after is None else round(after, 4)})
 
-    def report(self, started: float, index_built: bool = False) -> GardenReport:
+    def report(self, started: float) -> GardenReport:
         return GardenReport(
             seen=self.counts["seen"], decayed=self.counts["decayed"], boosted=self.counts["boosted"],
             archived=self.counts["archive"], purged=self.counts["purge"], protected=self.counts["protected"],
             vitality_before=_summary(self.before), vitality_after=_summary(self.after),
             age_days=_summary(self.ages), buckets=dict(self.buckets), namespaces=self.namespaces,
             skipped_busy=self.skipped, dry_run=self.dry_run, changes=self.changes,
-            duration_ms=round(1000 * (time.perf_counter() - started), 1), index_built=index_built,
+            duration_ms=round(1000 * (time.perf_counter() - started), 1),
         )
 
 
@@ -221,11 +220,7 @@ def garden(
             tally.namespaces += 1
         finally:
             lock.release()
-    # The pass's own writes move the points they touch out of the indexed segments, and
-    # memories written one at a time never reach one: the pass ends by rebuilding the
-    # index (a no-op when nothing changed, and on a server, which indexes by itself).
-    index_built = False if dry_run else store.optimize()
-    report = tally.report(started, index_built)
+    report = tally.report(started)
     logger.info("garden pass %s", json.dumps({k: v for k, v in report.items() if k != "changes"}, sort_keys=True))
     return report
 

@@ -119,10 +119,12 @@ class Writer:
 
     def write_many(
         self, memories: Sequence[Memory], contexts: Sequence[str | None], *, dedup: bool,
-        progress: Callable[[int, int], None] | None = None,
+        progress: Callable[[int, int], None] | None = None, build_index: bool = True,
     ) -> list[RememberResult]:
         """Write validated memories, embedding them in batches; with ``dedup=False``
-        (imports, benchmarks) each batch is one upsert.
+        (imports, benchmarks) each batch is one upsert, and counts toward the automatic
+        index build. Background jobs pass ``build_index=False``: a build holds the GIL, so
+        one started from a job would freeze every turn of the process.
 
         Not all-or-nothing (the engine has no multi-batch transaction) but always
         consistent: memories are written in order, each one (with what it supersedes) in a
@@ -143,7 +145,7 @@ class Writer:
                 results.extend(RememberResult("inserted", m) for m in chunk)
             if progress is not None:
                 progress(min(start + UPSERT_BATCH, total), total)
-        if not dedup:
+        if not dedup and build_index:
             with self._locks_guard:
                 self._bulk_unindexed += total
                 build = self._bulk_unindexed >= OPTIMIZE_AFTER
