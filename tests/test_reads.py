@@ -7,6 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import pytest
+from qdrant_client import QdrantClient
+
+from langgraph_memory import InvalidMemoryError, MemoryStore
+
 from langgraph_memory.store.backends import FetchQuery, Where
 from langgraph_memory.store._reads import TIE_SLACK, memories_plan, run_plans
 from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
@@ -66,13 +71,24 @@ def test_the_prehook_runs_every_channel_in_three_engine_calls(store):
     assert counting.calls[0][1] == 8
 
 
-def test_the_metadata_channels_read_while_the_message_embeds(store, monkeypatch):
+def test_on_edge_the_message_embeds_first_and_every_channel_shares_one_round(make_store, backend):
+    store = make_store()
+    _seed(store)
+    text = "does Alice play any instrument?"
+    expected = select_memories(store, namespace=NS, query=store.embed_query(text))
+    counting = store._backend = CountingBackend(store._backend)
+    injection = select_memories(store, namespace=NS, query=text)
+    assert [c.memory.id for c in injection.chosen] == [c.memory.id for c in expected.chosen]
+    first_round = 8 if backend == "edge" else 3  # a server reads the metadata channels while it embeds
+    assert counting.calls[0] == ("query_batch", first_round)
+    with pytest.raises(InvalidMemoryError):  # an embedding that fails fails the selection
+        select_memories(store, namespace=NS, query="\ud800 lone surrogate")
+
+
+def test_on_a_server_the_metadata_channels_read_while_the_message_embeds(embeddings, monkeypatch):
     import threading
 
-    import pytest
-
-    from langgraph_memory import InvalidMemoryError
-
+    store = MemoryStore(client=QdrantClient(":memory:"), embeddings=embeddings)
     _seed(store)
     text = "does Alice play any instrument?"
     expected = select_memories(store, namespace=NS, query=store.embed_query(text))
@@ -102,6 +118,7 @@ def test_the_metadata_channels_read_while_the_message_embeds(store, monkeypatch)
     monkeypatch.undo()
     with pytest.raises(InvalidMemoryError):
         select_memories(store, namespace=NS, query="\ud800 lone surrogate")
+    store.close()
 
 
 def _record_fetches_by_id(store) -> list[FetchQuery]:

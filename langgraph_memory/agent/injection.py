@@ -342,7 +342,13 @@ def select_memories(
     vectors = query if isinstance(query, QueryVectors) else None
     pending = None
     if vectors is None and text and text.strip() and "similar" in config.channels:
-        pending = store.embed_query_soon(text)
+        if store.backend_name == "edge":
+            # An in-process engine has no round trip to hide behind the embedding: reading
+            # meanwhile only contends with it for the cores (measured 3% slower), and
+            # embedding first lets every channel share one engine round.
+            vectors = store.embed_query(text)
+        else:
+            pending = store.embed_query_soon(text)
     injection = Injection(query=text)
 
     candidates = _gather(store, namespace, vectors, config, injection.dropped, cache, pending)
