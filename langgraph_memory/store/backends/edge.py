@@ -180,7 +180,8 @@ class EdgeBackend:
             )
         if self._shard is not None and stored is not None:
             return stored  # already open: a second face over the same engine
-        vectors = {
+        # What the data is: checked against a shard that exists, written with a new one.
+        schema = {
             "vectors": {DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
             "sparse_vectors": {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         }
@@ -189,11 +190,11 @@ class EdgeBackend:
             if stored is not None and shard_path.exists():
                 # The thread count is a setting of the process, not of the data: a shard
                 # written elsewhere is opened with this machine's.
-                self._shard = qe.EdgeShard.load(str(shard_path), qe.EdgeConfig(**vectors, max_search_threads=threads))
+                self._shard = qe.EdgeShard.load(str(shard_path), qe.EdgeConfig(**schema, max_search_threads=threads))
             else:
                 self.path.mkdir(parents=True, exist_ok=True)
                 self._shard = qe.EdgeShard.create(str(shard_path), qe.EdgeConfig(
-                    **vectors, max_search_threads=threads,
+                    **schema, max_search_threads=threads,
                     hnsw_config=qe.HnswIndexConfig(
                         m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_KB,
                         payload_m=HNSW_PAYLOAD_M),
