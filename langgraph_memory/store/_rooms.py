@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import TIME_MIN, check_datetime, stored_time
+from langgraph_memory.store._checks import TIME_MIN, check_datetime, clean_query, stored_time
 from langgraph_memory.store._lines import check_name
 from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
@@ -104,7 +104,10 @@ class RoomMessages:
         self, text: Any, namespace: Namespace, room: Any, author: Any, at: Any,
         agent_names: Sequence[str] | None,
     ) -> StoredPoint | None:
-        content = validate_content(text)
+        # A message is never refused for its characters (that would lose what was said):
+        # controls other than tabs and line breaks go, lone surrogates become U+FFFD, and
+        # what is left is shown as one line wherever it reaches a model.
+        content = validate_content(clean_query(text, max_chars=len(text)) if isinstance(text, str) else text)
         if len(content) > MAX_CONTENT_CHARS:
             raise InvalidMemoryError("text", f"at most {MAX_CONTENT_CHARS} characters")
         ns = validate_namespace(namespace)
