@@ -20,6 +20,7 @@ from langgraph.store.base import (
     Op,
     PutOp,
     Result,
+    SearchItem,
     SearchOp,
     TTLConfig,
     ensure_embeddings,
@@ -191,29 +192,47 @@ class QdrantStore(BaseStore):
         # As SqliteStore: reads restart TTLs only when the TTL config says ``refresh_on_read``.
         return bool(self.ttl_config and self.ttl_config.get("refresh_on_read", False))
 
-    # -- keys ---------------------------------------------------------------------------------
-    # LangGraph's ``BaseStore`` turns any key into ``str(key)`` before a batch sees it; an
-    # int key would silently become another key than the caller's, so it is refused here.
+    # -- keys and namespaces ----------------------------------------------------------------
+    # LangGraph's ``BaseStore`` turns any key into ``str(key)`` before a batch sees it (an
+    # int key would silently become another key than the caller's) and iterates the
+    # namespace unchecked (``None`` raises a bare ``TypeError``): both are checked here
+    # first, with typed errors.
 
     def get(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
+        check_namespace(namespace, allow_empty=True)
         return super().get(namespace, check_key(key), refresh_ttl=refresh_ttl)
 
     async def aget(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
+        check_namespace(namespace, allow_empty=True)
         return await super().aget(namespace, check_key(key), refresh_ttl=refresh_ttl)
 
     def put(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any = None, *,
             ttl: Any = NOT_PROVIDED) -> None:
+        check_namespace(namespace)
         super().put(namespace, check_key(key), value, index, ttl=ttl)
 
     async def aput(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any = None, *,
                    ttl: Any = NOT_PROVIDED) -> None:
+        check_namespace(namespace)
         await super().aput(namespace, check_key(key), value, index, ttl=ttl)
 
     def delete(self, namespace: tuple[str, ...], key: str) -> None:
+        check_namespace(namespace)
         super().delete(namespace, check_key(key))
 
     async def adelete(self, namespace: tuple[str, ...], key: str) -> None:
+        check_namespace(namespace)
         await super().adelete(namespace, check_key(key))
+
+    def search(self, namespace_prefix: tuple[str, ...], /, **kwargs: Any) -> list[SearchItem]:
+        """As ``BaseStore.search`` (``query``, ``filter``, ``limit``, ``offset``, ``refresh_ttl``)."""
+        check_namespace(namespace_prefix, allow_empty=True)
+        return super().search(namespace_prefix, **kwargs)
+
+    async def asearch(self, namespace_prefix: tuple[str, ...], /, **kwargs: Any) -> list[SearchItem]:
+        """As ``BaseStore.asearch``."""
+        check_namespace(namespace_prefix, allow_empty=True)
+        return await super().asearch(namespace_prefix, **kwargs)
 
     # -- batches ----------------------------------------------------------------------------
 
