@@ -292,27 +292,16 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
 
 def _check_owners(store: Any, path: Path, batch: int) -> None:
     """Refuse the file when an id it holds belongs to another namespace of ``store``."""
-
-    def check(pending: list[tuple[int, str, str]]) -> None:
-        stored = {p.id: p.payload.get("namespace") for p in store._backend.retrieve([i for _, i, _ in pending])}
-        for number, point_id, namespace in pending:
-            if point_id in stored and stored[point_id] != namespace:
-                raise ImportNamespaceError(
-                    number, point_id,
-                    f"id {point_id} already belongs to another namespace of this store; a memory never "
-                    "moves between namespaces (give the record a new id, or erase the other one first)",
-                )
-
-    pending: list[tuple[int, str, str]] = []
-    for number, _, obj in _records(path):
-        if HEADER_KEY in obj:
-            continue
-        pending.append((number, str(uuid.UUID(obj["id"])), obj["payload"]["namespace"]))
-        if len(pending) >= batch:
-            check(pending)
-            pending = []
-    if pending:
-        check(pending)
+    records = [(n, str(uuid.UUID(o["id"])), o["payload"]["namespace"])
+               for n, _, o in _records(path) if HEADER_KEY not in o]
+    for start in range(0, len(records), batch):
+        chunk = records[start : start + batch]
+        stored = {p.id: p.payload.get("namespace") for p in store._backend.retrieve([i for _, i, _ in chunk])}
+        for number, point_id, namespace in chunk:
+            if stored.get(point_id, namespace) != namespace:
+                raise ImportNamespaceError(number, point_id, (
+                    f"id {point_id} already belongs to another namespace of this store; a memory never moves "
+                    "between namespaces (give the record a new id, or erase the other one first)"))
 
 
 def _generations(lines: dict[str, int], successor: dict[str, str]) -> list[int]:
