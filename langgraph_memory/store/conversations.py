@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any, Literal, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import TIME_MIN, check_datetime, stored_time
+from langgraph_memory.store._checks import TIME_MIN, check_datetime, clean_query, stored_time
 from langgraph_memory.store._lines import bare_line, one_line
 from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
@@ -80,7 +80,9 @@ def _text_field(name: str, value: Any, *, required: bool = True) -> str | None:
         return None
     if not isinstance(value, str):
         raise InvalidMemoryError(name, f"expected a string, got {type(value).__name__}")
-    text = value.strip()
+    # What was said is kept, never refused: lone surrogates (no engine stores them) become
+    # U+FFFD and stray controls spaces, as for room messages.
+    text = clean_query(value, max_chars=len(value)).strip()
     if not text and required:
         raise InvalidMemoryError(name, "is empty")
     return text[:MAX_MESSAGE_CHARS] or None
