@@ -13,9 +13,6 @@ Left out, and why:
 * ``test_nonnull_migrations``, ``test_escape_glob_literal``, ``test_namespace_match_pattern``,
   ``test_list_namespaces_prefix_uses_indexable_condition``, the vector-table check of
   ``test_vector_store_initialization``: SQLite / Postgres internals (migrations, SQL).
-* ``test_sql_injection_vulnerability`` expects SQLite's ``ValueError("Invalid filter key")``
-  for a key built to break its SQL; our filter keys never reach a query language, so the
-  mirror checks that such a key just matches nothing.
 * ``test_vector_search_ranks_closest_first`` and ``test_scores`` for ``l2`` /
   ``inner_product`` distances: QdrantStore ranks by cosine only (the memories' metric);
   the cosine cases are here.
@@ -388,7 +385,12 @@ def test_sql_injection_vulnerability(store):
     store.put(("docs",), "private", {"access": "private", "data": "secret", "password": "123"})
     assert [i.value["access"] for i in store.search(("docs",), filter={"access": "public"})] == ["public"]
     malicious = "access') = 'public' OR '1'='1' OR json_extract(value, '$."
-    assert store.search(("docs",), filter={malicious: "dummy"}) == []
+    with pytest.raises(ValueError, match="Invalid filter key"):
+        store.search(("docs",), filter={malicious: "dummy"})
+    with pytest.raises(ValueError, match="Invalid filter key"):
+        store.search(("docs",), filter={"access') OR 1=1 --": "public"})
+    # Keys SqliteStore takes (letters, digits, _ . -) still filter.
+    assert [i.key for i in store.search(("docs",), filter={"data": "secret"})] == ["private"]
 
 
 def test_sql_injection_filter_values(store):
@@ -490,6 +492,7 @@ async def test_cannot_put_empty_namespace(store):
 def test_vector_store_initialization(make, embeddings):
     store = make(index={"dims": embeddings.dims, "embed": embeddings})
     assert store.index_config["dims"] == embeddings.dims and store.index_config["embed"] == embeddings
+    assert store.index_config.get("fields") is None and store.index_config["fields"] is None  # as LangGraph's stores
     assert store.embeddings == embeddings
     with_fields = make(index={"dims": embeddings.dims, "embed": embeddings, "fields": ["content", "title"]})
     assert with_fields.index_config["fields"] == ["content", "title"]

@@ -158,6 +158,23 @@ def test_ttl_override_default(make):
     assert store.get(("test",), "item2") is None and store.get(("test",), "item3") is not None
 
 
+def test_ttl_override_default_with_the_clock(make):
+    """SqliteStore's test_ttl_override_default as written, on the real clock: a read does not
+    restart an item's TTL unless the config says ``refresh_on_read``, so the item with the
+    default TTL, read once at 2 s, is gone after the sweep at 6 s."""
+    store = make(ttl={"default_ttl": 5 / 60})
+    store.put(("test",), "item1", {"value": "override"}, ttl=1 / 60)
+    store.put(("test",), "item2", {"value": "default"})
+    store.put(("test",), "item3", {"value": "permanent"}, ttl=None)
+    time.sleep(2)
+    store.sweep_ttl()
+    assert store.get(("test",), "item1") is None
+    assert store.get(("test",), "item2") is not None and store.get(("test",), "item3") is not None
+    time.sleep(4)
+    store.sweep_ttl()
+    assert store.get(("test",), "item2") is None and store.get(("test",), "item3") is not None
+
+
 @pytest.mark.parametrize("mode", ["sync", "async"])
 async def test_search_with_ttl(make, mode):
     store = make(ttl={"default_ttl": 1 / 60})

@@ -8,10 +8,7 @@ and keep the :class:`MemoryLedger` in graph state.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
-import re
-import unicodedata
 from collections import Counter, OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -22,6 +19,7 @@ import numpy as np
 from typing_extensions import NotRequired, TypedDict
 
 from langgraph_memory.agent._rows import VectorRows
+from langgraph_memory.store._lines import quoted_line
 from langgraph_memory.store.records import Memory, Namespace, namespace_key
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
 from langgraph_memory.store._search import (
@@ -415,18 +413,11 @@ _SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-# Every way a string can end a line (str.splitlines), so a memory cannot start one.
-_LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
-
-
 def render_line(text: str) -> str:
-    """A memory's text as one line of data, quoted: line breaks become spaces and control
-    characters are dropped, so it cannot open a section, an entry or a role (``SYSTEM:``)
-    of the block around it; ``<`` and ``>`` become ``‹ ›`` so it cannot close the block;
-    the quotes (JSON string syntax) mark where it starts and ends."""
-    flat = _LINE_BREAKS.sub(" ", text).replace("<", "‹").replace(">", "›")
-    flat = "".join(c for c in flat if unicodedata.category(c) != "Cc")
-    return json.dumps(flat, ensure_ascii=False)
+    """A memory's text as one line of data, quoted (:func:`~langgraph_memory.store._lines.quoted_line`):
+    it cannot open a section, an entry or a role (``SYSTEM:``) of the block around it,
+    nor close the block."""
+    return quoted_line(text)
 
 
 def render_memories(chosen: Sequence[Chosen]) -> str:

@@ -22,6 +22,7 @@ from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
 from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
 from langgraph_memory.agent.injection import render_line
+from langgraph_memory.store._lines import bare_line
 from langgraph_memory.agent.identity import (
     AGENT_KINDS,
     DEFAULT_AGENT_ID,
@@ -95,7 +96,7 @@ def format_memories(memories: Sequence[Memory], *, empty: str = "No memories fou
     lines = []
     for m in memories:
         tag = m.category or (m.memory_type if m.kind == "fact" else m.kind)
-        extra = f"subjects: {', '.join(m.subjects)}; " if m.subjects else ""
+        extra = f"subjects: {', '.join(bare_line(s) for s in m.subjects)}; " if m.subjects else ""
         expiry = f"; expires {m.expires_at:%Y-%m-%d %H:%M}" if m.expires_at else ""
         lines.append(f"- [{tag}] (id: {m.id}) {render_line(m.content)} ({extra}{m.created_at:%Y-%m-%d}{expiry})")
     return "\n".join(lines)

@@ -30,7 +30,8 @@ from pydantic import BaseModel, Field
 
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store._rooms import RoomMessage
+from langgraph_memory.store._lines import bare_line, check_name, quoted_line
+from langgraph_memory.store._rooms import MAX_NAME_CHARS, RoomMessage
 from langgraph_memory.store.records import Namespace, namespace_key, new_memory, utcnow, validate_namespace
 
 __all__ = [
@@ -128,8 +129,10 @@ def _local_lock(store: Any, key: str) -> threading.Lock:
 
 
 def _transcript(messages: Sequence[RoomMessage], zone: ZoneInfo) -> str:
+    # One line per message whatever it holds: an author or a text cannot start a line
+    # that looks like another message (``\r``, U+2028, bidi overrides...).
     return "\n".join(
-        f"[{m.timestamp.astimezone(zone):%d/%m/%Y %H:%M}] {m.author}: {m.content.replace(chr(10), ' ')}"
+        f"[{m.timestamp.astimezone(zone):%d/%m/%Y %H:%M}] {bare_line(m.author)}: {quoted_line(m.content)}"
         for m in messages
     )
 
@@ -198,8 +201,7 @@ def digest(
     """
     namespace = validate_namespace(namespace)
     target = validate_namespace(target_namespace or namespace)
-    if not isinstance(room, str) or not room.strip():
-        raise InvalidMemoryError("room", "expected a non-empty room name")
+    room = check_name("room", room, MAX_NAME_CHARS)  # it is written into the model's prompt
     if isinstance(max_messages, bool) or not isinstance(max_messages, int) or max_messages < 1:
         raise InvalidMemoryError("max_messages", "must be a positive integer")
     zone = ZoneInfo(timezone_name)

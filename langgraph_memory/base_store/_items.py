@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping
 
 from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
+from langgraph_memory.store._checks import TIME_MIN, check_minutes, stored_time
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.records import Memory, namespace_from_key, namespace_key
 
@@ -39,6 +41,11 @@ class InvalidItemNamespaceError(InvalidNamespaceError, LangGraphMemoryError):
 
 class InvalidItemValueError(LangGraphMemoryError, TypeError):
     """An item's value is not a JSON object (a mapping of JSON-serialisable data)."""
+
+
+class InvalidItemTextError(InvalidMemoryError):
+    """A key, namespace label, query or value holds text the engines cannot store (a lone
+    surrogate)."""
 
 
 class InvalidEmbeddingError(InvalidMemoryError):
@@ -61,6 +68,12 @@ def check_namespace(namespace: Any, *, allow_empty: bool = False) -> tuple[str, 
                 f"Invalid namespace label {label!r} in {namespace}: labels are non-empty and hold no "
                 "period or NUL byte."
             )
+        try:
+            label.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidItemNamespaceError(
+                f"Invalid namespace label {label!r} in {namespace}: it holds a lone surrogate."
+            ) from None
     return namespace
 
 
@@ -69,9 +82,49 @@ def check_value(value: Any) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise InvalidItemValueError(f"an item's value must be a mapping, got {type(value).__name__}")
     try:
-        return json.loads(json.dumps(dict(value), allow_nan=False))
-    except (TypeError, ValueError) as exc:
+        encoded = json.dumps(dict(value), allow_nan=False, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidItemTextError("value", "is not valid Unicode (it holds a lone surrogate)") from None
+    except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidItemValueError(f"an item's value must be JSON-serialisable: {exc}") from None
+    return json.loads(encoded)
+
+
+def check_unicode(field: str, text: str) -> str:
+    """``text`` if UTF-8 can encode it (the engines cannot store a lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidItemTextError(field, "is not valid Unicode (it holds a lone surrogate)") from None
+    return text
+
+
+def check_ttl_config(ttl: Any) -> dict[str, Any] | None:
+    """LangGraph's TTL config, checked before anything is stored with it: ``default_ttl``
+    is ``None`` or a bounded TTL in minutes (``inf`` would fail every later put),
+    ``sweep_interval_minutes`` a positive finite number, ``refresh_on_read`` and
+    ``omit_expired`` booleans."""
+    if ttl is None:
+        return None
+    if not isinstance(ttl, Mapping):
+        raise InvalidMemoryError("ttl", "expected a TTLConfig mapping")
+    config = dict(ttl)
+    if config.get("default_ttl") is not None:
+        config["default_ttl"] = check_minutes("ttl.default_ttl", config["default_ttl"])
+    if config.get("sweep_interval_minutes") is not None:
+        config["sweep_interval_minutes"] = check_minutes("ttl.sweep_interval_minutes", config["sweep_interval_minutes"])
+    for flag in ("refresh_on_read", "omit_expired"):
+        if flag in config and not isinstance(config[flag], bool):
+            raise InvalidMemoryError(f"ttl.{flag}", f"expected True or False, got {config[flag]!r}")
+    return config
+
+
+def check_key(key: Any) -> str:
+    """An item key: a string UTF-8 can encode. LangGraph's own stores turn any key into
+    ``str(key)``; this store refuses a non-string one, which is a caller's bug."""
+    if not isinstance(key, str):
+        raise InvalidMemoryError("key", f"expected a string, got {type(key).__name__}")
+    return check_unicode("key", key)
 
 
 def item_point_id(namespace: tuple[str, ...], key: str) -> str:
@@ -107,7 +160,7 @@ def expired(payload: Mapping[str, Any], now: float) -> bool:
 
 
 def _dt(seconds: float) -> datetime:
-    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+    return stored_time(seconds) or TIME_MIN  # clamped: an old point may hold any number
 
 
 def memory_value(memory: Memory) -> dict[str, Any]:
@@ -144,6 +197,20 @@ def to_item(point: StoredPoint, cls: type[Item] = Item, **extra: Any) -> Item:
 # -- filters --------------------------------------------------------------------------------
 
 _OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
+_FILTER_KEY = re.compile(r"[a-zA-Z0-9_.-]+")
+
+
+class InvalidFilterKeyError(InvalidMemoryError):
+    """A filter key SqliteStore and PostgresStore refuse (their message, word for word):
+    anything but letters, digits, ``_``, ``.`` and ``-``."""
+
+    def __init__(self, key: Any) -> None:
+        LangGraphMemoryError.__init__(
+            self,
+            f"Invalid filter key: '{key}'. Filter keys must contain only alphanumeric characters, "
+            "underscores, dots, and hyphens.",
+        )
+        self.field = "filter"
 
 
 def check_filter(flt: Any) -> dict[str, Any]:
@@ -151,6 +218,15 @@ def check_filter(flt: Any) -> dict[str, Any]:
         return {}
     if not isinstance(flt, Mapping):
         raise InvalidMemoryError("filter", f"expected a mapping, got {type(flt).__name__}")
+    for key in flt:
+        if not isinstance(key, str) or not _FILTER_KEY.fullmatch(key):
+            raise InvalidFilterKeyError(key)
+    try:
+        json.dumps(dict(flt), ensure_ascii=False, default=str).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidItemTextError("filter", "is not valid Unicode (it holds a lone surrogate)") from None
+    except (ValueError, RecursionError) as exc:
+        raise InvalidMemoryError("filter", f"must be JSON data: {exc}") from None
     for key, condition in flt.items():
         if isinstance(condition, Mapping) and any(str(k).startswith("$") for k in condition):
             unknown = [op for op in condition if op not in _OPERATORS]

@@ -20,7 +20,9 @@ from langgraph_memory.base_store._items import (
     ITEM_VECTOR,
     MEMORY,
     check_filter,
+    check_key,
     check_namespace,
+    check_unicode,
     condition_path,
     expired,
     is_memory,
@@ -33,6 +35,7 @@ from langgraph_memory.base_store._items import (
 )
 from langgraph_memory.base_store._writes import lookup
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import check_minutes
 from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, StoredPoint, Where
 from langgraph_memory.store.records import namespace_from_key, namespace_key
 
@@ -73,6 +76,8 @@ def check_search(op: SearchOp) -> None:
             raise InvalidMemoryError(name, f"expected a non-negative integer, got {value!r}")
     if op.query is not None and not isinstance(op.query, str):
         raise InvalidMemoryError("query", f"expected a string, got {type(op.query).__name__}")
+    if op.query is not None:
+        check_unicode("query", op.query)
 
 
 def check_list(op: ListNamespacesOp) -> None:
@@ -89,21 +94,33 @@ def check_list(op: ListNamespacesOp) -> None:
 
 
 def refresh(backend: Backend, points: Sequence[StoredPoint], now: float) -> None:
-    """Restart the TTL of the items read (memories keep their own expiry)."""
+    """Restart the TTL of the items read (memories keep their own expiry). An item stored
+    before TTLs were bounded, with a TTL out of range, is left as it is."""
     by_ttl: dict[float, list[str]] = defaultdict(list)
     for p in points:
         ttl = p.payload.get("ttl_minutes")
-        if ttl and not is_memory(p.payload):
+        if ttl and not is_memory(p.payload) and _valid_minutes(ttl):
             by_ttl[ttl].append(p.id)
     for ttl, ids in by_ttl.items():
         backend.set_payload(ids, {"expires_at": now + ttl * 60})
 
 
-def get_items(backend: Backend, ops: Sequence[GetOp]) -> list[Item | None]:
+def _valid_minutes(ttl: Any) -> bool:
+    try:
+        check_minutes("ttl", ttl)
+    except InvalidMemoryError:
+        return False
+    return True
+
+
+def get_items(backend: Backend, ops: Sequence[GetOp], *, refresh_on_read: bool = True) -> list[Item | None]:
+    """``refresh_on_read``: the store's TTL config allows reads to restart TTLs (each op
+    still says whether it wants to)."""
     now = time.time()
-    keys = [(check_namespace(op.namespace, allow_empty=True), str(op.key)) for op in ops]
+    keys = [(check_namespace(op.namespace, allow_empty=True), check_key(op.key)) for op in ops]
     found = lookup(backend, keys, now)
-    refresh(backend, [found[k] for op, k in zip(ops, keys) if op.refresh_ttl and k in found], now)
+    if refresh_on_read:
+        refresh(backend, [found[k] for op, k in zip(ops, keys) if op.refresh_ttl and k in found], now)
     return [to_item(found[k]) if k in found else None for k in keys]
 
 
@@ -174,7 +191,9 @@ def _nearest(
         n *= 4
 
 
-def search_items(backend: Backend, op: SearchOp, vector: list[float] | None, indexes: FieldIndexes) -> list[SearchItem]:
+def search_items(
+    backend: Backend, op: SearchOp, vector: list[float] | None, indexes: FieldIndexes, *, refresh_on_read: bool = True,
+) -> list[SearchItem]:
     """One search: by similarity when ``vector`` is given (items without a vector follow,
     unscored), else most recently updated first."""
     now = time.time()
@@ -191,7 +210,7 @@ def search_items(backend: Backend, op: SearchOp, vector: list[float] | None, ind
             rest_offset = max(0, op.offset - len(scored))
             rest, _ = _recent(backend, op, now, {p.id for p, _ in scored}, rest_offset + op.limit - len(page), indexes)
             page += [(p, None) for p in rest[rest_offset : rest_offset + op.limit - len(page)]]
-    if op.refresh_ttl:
+    if op.refresh_ttl and refresh_on_read:
         refresh(backend, [p for p, _ in page], now)
     return [to_item(p, SearchItem, score=score) for p, score in page]  # type: ignore[misc]
 

@@ -24,6 +24,7 @@ from langgraph_memory.base_store._items import (
     MEMORY,
     InvalidEmbeddingError,
     as_uuid,
+    check_key,
     check_namespace,
     check_value,
     is_memory,
@@ -32,6 +33,7 @@ from langgraph_memory.base_store._items import (
     owns,
 )
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import check_minutes
 from langgraph_memory.store._reads import history_chain
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
 from langgraph_memory.store.records import Memory, namespace_key, new_memory
@@ -58,11 +60,8 @@ class PlannedPut:
 
 
 def _check_ttl(ttl: Any) -> float | None:
-    if ttl is None:
-        return None
-    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
-        raise InvalidMemoryError("ttl", f"expected a positive number of minutes, got {ttl!r}")
-    return float(ttl)
+    # Bounded like every TTL: ``1e300`` or ``inf`` minutes would store an expiry no date holds.
+    return None if ttl is None else check_minutes("ttl", ttl)
 
 
 def _check_index(index: Any) -> Any:
@@ -122,8 +121,7 @@ def plan_puts(
     last: dict[Key, PutOp] = {}
     for op in ops:
         namespace = check_namespace(op.namespace)
-        if not isinstance(op.key, str):
-            raise InvalidMemoryError("key", f"expected a string, got {type(op.key).__name__}")
+        check_key(op.key)
         last[(namespace, op.key)] = op
     now = time.time()
     stored: dict[str, StoredPoint] = {}

@@ -13,17 +13,27 @@ from typing import Any, Iterable
 from langgraph.store.base import (
     BaseStore,
     GetOp,
+    NOT_PROVIDED,
     IndexConfig,
+    Item,
     ListNamespacesOp,
     Op,
     PutOp,
     Result,
+    SearchItem,
     SearchOp,
     TTLConfig,
     ensure_embeddings,
 )
 
-from langgraph_memory.base_store._items import ITEM_STATUSES, ITEM_VECTOR, InvalidEmbeddingError, check_namespace
+from langgraph_memory.base_store._items import (
+    ITEM_STATUSES,
+    ITEM_VECTOR,
+    InvalidEmbeddingError,
+    check_key,
+    check_namespace,
+    check_ttl_config,
+)
 from langgraph_memory.base_store._reads import (
     FieldIndexes,
     check_list,
@@ -59,8 +69,10 @@ class QdrantStore(BaseStore):
             or a ``"provider:model"`` string) and ``fields`` (JSON paths to embed, default
             ``["$"]``, the whole value). Without it, search filters but does not rank.
         ttl: LangGraph's TTL config: ``default_ttl`` (minutes), ``refresh_on_read``
-            (default ``True``) and ``sweep_interval_minutes`` for :meth:`start_ttl_sweeper`.
-            Expired items are never returned, swept or not.
+            (default ``False``, as SqliteStore: when ``True``, a read with ``refresh_ttl``
+            restarts the TTL of the items it returns) and ``sweep_interval_minutes`` for
+            :meth:`start_ttl_sweeper`. Expired items are never returned, swept or not.
+            Every TTL is bounded (above 0, at most a century); a bad config is refused here.
         memory_field: when set, an item whose value holds non-empty text at this key is also
             a memory of its namespace (the pre-hook and the memory tools find it).
     """
@@ -80,16 +92,18 @@ class QdrantStore(BaseStore):
     ) -> None:
         self.index_config: dict[str, Any] | None = None
         self.embeddings = None
+        self._fields: list[str] | None = None
+        """The paths embedded when a put names none; ``None``: no index."""
         if index is not None:
             dims = index.get("dims")
             if isinstance(dims, bool) or not isinstance(dims, int) or dims < 1:
                 raise InvalidMemoryError("index.dims", f"expected a positive integer, got {dims!r}")
-            fields = list(index.get("fields") or ["$"])
-            self.index_config = {**index, "fields": fields}
+            # As LangGraph's stores: the config as given (``fields`` stays None when not
+            # given), the whole value (``$``) embedded by default.
+            self.index_config = {**index, "fields": index.get("fields")}
+            self._fields = list(index.get("fields") or ["$"])
             self.embeddings = ensure_embeddings(index.get("embed"))
-        if ttl is not None and not isinstance(ttl, dict):
-            raise InvalidMemoryError("ttl", "expected a TTLConfig mapping")
-        self.ttl_config = ttl
+        self.ttl_config = check_ttl_config(ttl)
         if memory_field is not None and (not isinstance(memory_field, str) or not memory_field):
             raise InvalidMemoryError("memory_field", "expected a field name")
         self.memory_field = memory_field
@@ -173,6 +187,53 @@ class QdrantStore(BaseStore):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def _refresh_on_read(self) -> bool:
+        # As SqliteStore: reads restart TTLs only when the TTL config says ``refresh_on_read``.
+        return bool(self.ttl_config and self.ttl_config.get("refresh_on_read", False))
+
+    # -- keys and namespaces ----------------------------------------------------------------
+    # LangGraph's ``BaseStore`` turns any key into ``str(key)`` before a batch sees it (an
+    # int key would silently become another key than the caller's) and iterates the
+    # namespace unchecked (``None`` raises a bare ``TypeError``): both are checked here
+    # first, with typed errors.
+
+    def get(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
+        check_namespace(namespace, allow_empty=True)
+        return super().get(namespace, check_key(key), refresh_ttl=refresh_ttl)
+
+    async def aget(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
+        check_namespace(namespace, allow_empty=True)
+        return await super().aget(namespace, check_key(key), refresh_ttl=refresh_ttl)
+
+    def put(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any = None, *,
+            ttl: Any = NOT_PROVIDED) -> None:
+        check_namespace(namespace)
+        super().put(namespace, check_key(key), value, index, ttl=ttl)
+
+    async def aput(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any = None, *,
+                   ttl: Any = NOT_PROVIDED) -> None:
+        check_namespace(namespace)
+        await super().aput(namespace, check_key(key), value, index, ttl=ttl)
+
+    def delete(self, namespace: tuple[str, ...], key: str) -> None:
+        check_namespace(namespace)
+        super().delete(namespace, check_key(key))
+
+    async def adelete(self, namespace: tuple[str, ...], key: str) -> None:
+        check_namespace(namespace)
+        await super().adelete(namespace, check_key(key))
+
+    def search(self, namespace_prefix: tuple[str, ...], /, **kwargs: Any) -> list[SearchItem]:
+        """As ``BaseStore.search`` (``query``, ``filter``, ``limit``, ``offset``, ``refresh_ttl``)."""
+        check_namespace(namespace_prefix, allow_empty=True)
+        return super().search(namespace_prefix, **kwargs)
+
+    async def asearch(self, namespace_prefix: tuple[str, ...], /, **kwargs: Any) -> list[SearchItem]:
+        """As ``BaseStore.asearch``."""
+        check_namespace(namespace_prefix, allow_empty=True)
+        return await super().asearch(namespace_prefix, **kwargs)
+
     # -- batches ----------------------------------------------------------------------------
 
     def _prepare(self, ops: Iterable[Op]) -> _Plan:
@@ -187,9 +248,8 @@ class QdrantStore(BaseStore):
                 check_namespace(op.namespace, allow_empty=True)
             elif not isinstance(op, PutOp):
                 raise InvalidMemoryError("op", f"unknown operation {type(op).__name__}")
-        fields = self.index_config["fields"] if self.index_config else None
         puts = plan_puts(self._backend, [op for op in ops if isinstance(op, PutOp)],
-                         fields=fields, memory_field=self.memory_field)
+                         fields=self._fields, memory_field=self.memory_field)
         queries = sorted({op.query for op in ops if isinstance(op, SearchOp) and op.query and self.embeddings})
         return ops, puts, queries
 
@@ -203,12 +263,14 @@ class QdrantStore(BaseStore):
         results: list[Result] = [None] * len(ops)
         gets = [(i, op) for i, op in enumerate(ops) if isinstance(op, GetOp)]
         if gets:
-            for (i, _), item in zip(gets, get_items(self._backend, [op for _, op in gets])):
+            found = get_items(self._backend, [op for _, op in gets], refresh_on_read=self._refresh_on_read)
+            for (i, _), item in zip(gets, found):
                 results[i] = item
         for i, op in enumerate(ops):
             if isinstance(op, SearchOp):
                 results[i] = search_items(
-                    self._backend, op, query_vectors.get(op.query) if op.query else None, self._indexes)
+                    self._backend, op, query_vectors.get(op.query) if op.query else None, self._indexes,
+                    refresh_on_read=self._refresh_on_read)
             elif isinstance(op, ListNamespacesOp):
                 results[i] = list_namespaces(self._backend, op)
         if puts:

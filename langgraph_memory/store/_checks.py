@@ -27,9 +27,13 @@ MAX_METADATA_BYTES = 16_384
 MAX_QUERY_CHARS = 8_000
 MAX_TTL = timedelta(days=36_500)
 """A TTL longer than a century is a mistake (and overflows a date)."""
-EPOCH_MIN = datetime(1000, 1, 1, tzinfo=timezone.utc).timestamp()
-EPOCH_MAX = datetime(9000, 1, 1, tzinfo=timezone.utc).timestamp()
-"""Times are stored as epoch seconds; outside these a ``datetime`` cannot be rebuilt."""
+TIME_MIN = datetime(1970, 1, 1, tzinfo=timezone.utc)
+TIME_MAX = datetime(2200, 1, 1, tzinfo=timezone.utc)
+"""Every time stored (a memory's dates, an expiry, a room message's ``at``) lies in
+[1970, 2200): now plus the longest TTL fits, and any time zone can show it (a year-1 or
+year-9999 time cannot be shifted into every zone)."""
+EPOCH_MIN = TIME_MIN.timestamp()
+EPOCH_MAX = TIME_MAX.timestamp()
 
 # Control characters other than tab and line breaks are never text a user meant.
 _ALLOWED_CONTROLS = frozenset("\t\n\r")
@@ -83,8 +87,38 @@ def check_limit(field: str, value: Any, high: int = MAX_LIMIT) -> int:
 
 
 def check_epoch(field: str, value: Any) -> float:
-    """Epoch seconds that a ``datetime`` can hold (years 1000 to 9000)."""
+    """Epoch seconds within [:data:`TIME_MIN`, :data:`TIME_MAX`]."""
     return check_number(field, value, low=EPOCH_MIN, high=EPOCH_MAX)
+
+
+def check_minutes(field: str, value: Any) -> float:
+    """A TTL in minutes (LangGraph's unit): a finite number above zero, at most
+    :data:`MAX_TTL`."""
+    minutes = check_number(field, value)
+    if not 0 < minutes <= MAX_TTL.total_seconds() / 60:
+        raise InvalidMemoryError(field, f"must be above 0 and at most {MAX_TTL.days} days in minutes, got {value!r}")
+    return minutes
+
+
+def stored_time(value: Any, *, expiry: bool = False) -> datetime | None:
+    """A time read back from storage, never an error: data written before times were
+    bounded (or by hand) may hold any number. ``None`` stays ``None``; an ``expiry`` past
+    :data:`TIME_MAX` (or not a number) reads as "no expiry"; any other time is clamped
+    into [:data:`TIME_MIN`, :data:`TIME_MAX`] (not a number: :data:`TIME_MIN`)."""
+    if value is None:
+        return None
+    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    try:
+        number = float(number)
+    except OverflowError:  # an int too large for a float
+        number = math.inf if number > 0 else -math.inf
+    if math.isnan(number):
+        return None if expiry else TIME_MIN
+    if number >= EPOCH_MAX:
+        return None if expiry else TIME_MAX
+    if number <= EPOCH_MIN:
+        return TIME_MIN
+    return datetime.fromtimestamp(number, tz=timezone.utc)
 
 
 def check_datetime(field: str, value: Any) -> datetime:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import TIME_MIN, check_datetime, clean_query, stored_time
+from langgraph_memory.store._lines import check_name
 from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store._writing import normalise
@@ -56,25 +58,21 @@ class RoomMessage:
         p = point.payload
         return cls(
             id=point.id, content=p["content"], author=p["author"], room=p["room"],
-            timestamp=datetime.fromtimestamp(p["created_at"], tz=timezone.utc),
+            # Stored before times were bounded, a message may hold any number: clamped.
+            timestamp=stored_time(p.get("created_at")) or TIME_MIN,
             namespace=tuple(p["namespace_parts"]), score=score,
         )
 
 
 def _name(field: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidMemoryError(field, "expected a non-empty string")
-    if len(value) > MAX_NAME_CHARS:
-        raise InvalidMemoryError(field, f"at most {MAX_NAME_CHARS} characters")
-    return value.strip()
+    # Room names and authors are shown to models: no line breaks, controls or bidi.
+    return check_name(field, value, MAX_NAME_CHARS)
 
 
-def _when(at: Any) -> datetime:
+def _when(at: Any, field: str = "at") -> datetime:
     if at is None:
         return utcnow()
-    if not isinstance(at, datetime):
-        raise InvalidMemoryError("at", "expected a datetime")
-    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+    return check_datetime(field, at)
 
 
 def addresses(text: str, names: Sequence[str]) -> bool:
@@ -106,7 +104,10 @@ class RoomMessages:
         self, text: Any, namespace: Namespace, room: Any, author: Any, at: Any,
         agent_names: Sequence[str] | None,
     ) -> StoredPoint | None:
-        content = validate_content(text)
+        # A message is never refused for its characters (that would lose what was said):
+        # controls other than tabs and line breaks go, lone surrogates become U+FFFD, and
+        # what is left is shown as one line wherever it reaches a model.
+        content = validate_content(clean_query(text, max_chars=len(text)) if isinstance(text, str) else text)
         if len(content) > MAX_CONTENT_CHARS:
             raise InvalidMemoryError("text", f"at most {MAX_CONTENT_CHARS} characters")
         ns = validate_namespace(namespace)
@@ -289,7 +290,7 @@ class RoomMessages:
         return Where(
             namespace=namespace_key(validate_namespace(namespace)),
             fields=(("room", _rooms(rooms)),),
-            created_until=None if until is None else _when(until).timestamp(),
+            created_until=None if until is None else _when(until, "until").timestamp(),
         )
 
     aobserve = async_twin(observe)

@@ -26,9 +26,12 @@ Format (version 1), UTF-8, one JSON object per line:
 
 Blank lines are ignored. Import validates every line before writing anything, by the
 rules ``remember`` applies (:func:`validate_payload`), and checks that every superseded
-record's successor is in the file; the first problem is reported as ``line N: what is
-wrong``. Records are then upserted by id, so importing into a store that already holds
-some of the ids replaces those records.
+record's successor is in the file, in the same namespace; the first problem is reported as
+``line N: what is wrong``. Records are then upserted by id, so importing into a store that
+already holds some of the ids replaces those records, in their own namespace only: a
+record whose id the store holds in another namespace is refused
+(:class:`ImportNamespaceError`, naming the id), so an edited file cannot move one user's
+memory into another's.
 
 Import is *resumable*, not all-or-nothing: Qdrant has no multi-batch transaction. It
 writes live records first, then each older generation of history, so whenever it stops
@@ -53,7 +56,9 @@ from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._payload import validate_payload
 from langgraph_memory.store.records import Namespace
 
-__all__ = ["FORMAT_VERSION", "ImportFormatError", "TransferSummary", "export_jsonl", "import_jsonl"]
+__all__ = [
+    "FORMAT_VERSION", "ImportFormatError", "ImportNamespaceError", "TransferSummary", "export_jsonl", "import_jsonl",
+]
 
 HEADER_KEY = "langgraph_memory_export"
 FORMAT_VERSION = 1
@@ -71,6 +76,16 @@ class ImportFormatError(LangGraphMemoryError, ValueError):
         super().__init__(f"line {line}: {problem}")
         self.line = line
         self.problem = problem
+
+
+class ImportNamespaceError(ImportFormatError):
+    """A record's id belongs to another namespace (in the store, or for its successor in the
+    file): a memory never moves between namespaces. Nothing was imported. The other
+    namespace is not named: it may be another user's."""
+
+    def __init__(self, line: int, memory_id: str, problem: str) -> None:
+        super().__init__(line, problem)
+        self.memory_id = memory_id
 
 
 @dataclass
@@ -235,6 +250,7 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
     summary = TransferSummary()
     seen: dict[str, int] = {}
     successor: dict[str, str] = {}
+    namespaces: dict[str, str] = {}
     last_line = 0
     for number, done, obj in _records(path):
         last_line = number
@@ -251,6 +267,7 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
         if point.id in seen:
             raise ImportFormatError(number, f"id {point.id} already appears on line {seen[point.id]}")
         seen[point.id] = number
+        namespaces[point.id] = point.payload["namespace"]
         if point.payload["superseded_by"] is not None:
             successor[point.id] = point.payload["superseded_by"]
         summary.records += 1
@@ -266,7 +283,25 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
             last_line, f"the header announces {announced} records but the file holds {summary.records} (truncated?)"
         )
     summary.generations = _generations(seen, successor)
+    for record, newer in successor.items():
+        if namespaces[newer] != namespaces[record]:
+            raise ImportNamespaceError(
+                seen[record], record, f"id {record} is superseded by {newer}, a record of another namespace")
     return summary
+
+
+def _check_owners(store: Any, path: Path, batch: int) -> None:
+    """Refuse the file when an id it holds belongs to another namespace of ``store``."""
+    records = [(n, str(uuid.UUID(o["id"])), o["payload"]["namespace"])
+               for n, _, o in _records(path) if HEADER_KEY not in o]
+    for start in range(0, len(records), batch):
+        chunk = records[start : start + batch]
+        stored = {p.id: p.payload.get("namespace") for p in store._backend.retrieve([i for _, i, _ in chunk])}
+        for number, point_id, namespace in chunk:
+            if stored.get(point_id, namespace) != namespace:
+                raise ImportNamespaceError(number, point_id, (
+                    f"id {point_id} already belongs to another namespace of this store; a memory never moves "
+                    "between namespaces (give the record a new id, or erase the other one first)"))
 
 
 def _generations(lines: dict[str, int], successor: dict[str, str]) -> list[int]:
@@ -318,8 +353,11 @@ def import_jsonl(
 
     Raises:
         ImportFormatError: a malformed line; nothing was written.
+        ImportNamespaceError: a record whose id the store holds in another namespace;
+            nothing was written.
     """
     summary = validate_jsonl(path, dim=store.dim, progress=progress)
+    _check_owners(store, Path(path), batch)
     if dry_run:
         return summary
     successor = _successors(path, store.dim)

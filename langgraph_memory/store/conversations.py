@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Literal, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import TIME_MIN, check_datetime, clean_query, stored_time
+from langgraph_memory.store._lines import bare_line, one_line
 from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, StoredPoint, Where
@@ -78,7 +80,9 @@ def _text_field(name: str, value: Any, *, required: bool = True) -> str | None:
         return None
     if not isinstance(value, str):
         raise InvalidMemoryError(name, f"expected a string, got {type(value).__name__}")
-    text = value.strip()
+    # What was said is kept, never refused: lone surrogates (no engine stores them) become
+    # U+FFFD and stray controls spaces, as for room messages.
+    text = clean_query(value, max_chars=len(value)).strip()
     if not text and required:
         raise InvalidMemoryError(name, "is empty")
     return text[:MAX_MESSAGE_CHARS] or None
@@ -87,9 +91,7 @@ def _text_field(name: str, value: Any, *, required: bool = True) -> str | None:
 def _time_field(name: str, value: Any) -> datetime:
     if value is None:
         return _now()
-    if not isinstance(value, datetime):
-        raise InvalidMemoryError(name, "must be a datetime")
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return check_datetime(name, value)  # bounded like every stored time (1970-2200)
 
 
 def _record_id(name: str, value: Any, *parts: str) -> str:
@@ -253,7 +255,7 @@ def first_exchange_time(store: Any, namespace: Namespace, thread_id: str | None)
     """When the thread's earliest indexed exchange was said (a summary's span start)."""
     where = _where(namespace, ("exchange",), thread_id)
     [hits] = conversations(store).query_batch([FetchQuery(where, 1, order_by="created_at", descending=False)])
-    return datetime.fromtimestamp(hits[0].point.payload["created_at"], tz=timezone.utc) if hits else None
+    return (stored_time(hits[0].point.payload.get("created_at")) or TIME_MIN) if hits else None
 
 
 def known(store: Any, record_id: str) -> bool:
@@ -285,9 +287,9 @@ class RecallHit:
         when = f"{self.when:%Y-%m-%d %H:%M} UTC"
         if self.source == "summary" and self.span_start is not None:
             when = f"{self.span_start:%Y-%m-%d %H:%M} to {when}"
-        where = "" if self.thread_id is None else f", thread {self.thread_id}"
-        where += "" if self.channel is None else f", channel {self.channel}"
-        text = self.text.replace("\n", " / ")
+        where = "" if self.thread_id is None else f", thread {bare_line(str(self.thread_id))}"
+        where += "" if self.channel is None else f", channel {bare_line(str(self.channel))}"
+        text = one_line(self.text.replace("\r\n", "\n").replace("\n", " / "))  # one line whatever it holds
         return f"- [{self.source}] ({when}{where}; id: {self.id}; score {self.score:.2f}) {text}"
 
 
@@ -363,12 +365,12 @@ def _recall_hit(point: StoredPoint, score: float) -> RecallHit:
         id=point.id,
         text=p["content"],
         score=score,
-        when=datetime.fromtimestamp(p["created_at"], tz=timezone.utc),
+        when=stored_time(p.get("created_at")) or TIME_MIN,  # old data may hold any number: clamped
         thread_id=p.get("thread_id"),
         channel=p.get("channel"),
         user_message=p.get("user_message"),
         assistant_message=p.get("assistant_message"),
-        span_start=None if start is None else datetime.fromtimestamp(start, tz=timezone.utc),
+        span_start=stored_time(start),
     )
 
 

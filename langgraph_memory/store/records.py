@@ -22,6 +22,7 @@ from langgraph_memory.store._checks import (
     check_metadata,
     check_number,
     check_text,
+    stored_time,
 )
 
 __all__ = [
@@ -224,7 +225,7 @@ def _ts(value: datetime | None) -> float | None:
 
 
 def _dt(value: float | None) -> datetime | None:
-    return None if value is None else datetime.fromtimestamp(value, tz=timezone.utc)
+    return stored_time(value)
 
 
 @dataclass(frozen=True)
@@ -326,7 +327,7 @@ class Memory:
             last_accessed_at=_dt(payload.get("last_accessed_at")),
             access_count=int(payload.get("access_count") or 0),
             injection_count=int(payload.get("injection_count") or 0),
-            expires_at=_dt(payload.get("expires_at")),
+            expires_at=stored_time(payload.get("expires_at"), expiry=True),
             source=payload.get("source", "conversation"),
             status=payload.get("status", "live"),
             supersedes=tuple(payload.get("supersedes") or ()),
