@@ -29,6 +29,12 @@ survives changes to the policies behind them):
     ``replace`` -> exactly one live capture, the second message's (the end state is judged: a
     replace whose first message was never captured still ends right). Also printed: how many
     turns produced a capture (``CaptureResult.captures``).
+(d) agents -- the same sequences as two user turns of a real agent on each face, every memory
+    option at its default: ``create_agent(model, middleware=[MemoryMiddleware(store)])``,
+    ``build_memory_graph(model, store)`` and ``create_react_agent(model, **react_agent_hooks(store))``,
+    with ``langgraph_memory.testing.ScriptedChatModel`` answering "Noted." (no tool call, so only
+    capture writes memories); then ``MemoryStore.flush`` and the same count as (c). This is the
+    issue's "capture on every path, on by default".
 
 Date scoring: ``when`` is an ISO date or an ISO interval ``start/end`` (``..`` open). A captured
 timeframe (an ISO date, or an interval) is right when it lies inside ``when``; ``ongoing``, a
@@ -251,11 +257,7 @@ def sequences_part(verbose: bool) -> None:
         finally:
             store.close()
 
-    def right(row: dict[str, Any], live: list[dict[str, Any]]) -> bool:
-        if row["label"] == "both":
-            return len(live) == 2 and any(says(p, row["first"]) for p in live) and any(says(p, row["second"]) for p in live)
-        return len(live) == 1 and says(live[0], row["second"])
-
+    right = sequence_right
     print(f"(c) capture sequences: {len(rows)} two-turn pairs through PreferenceCapture.capture on Qdrant Edge")
     for label in ("both", "replace", "all"):
         for lang in ("en", "fr", "all"):
@@ -271,7 +273,71 @@ def sequences_part(verbose: bool) -> None:
                 print(f"    [{row['lang']}] {row['label']} -> {len(live)} live: {row['first']!r} / {row['second']!r}")
 
 
-PARTS = {"dedup": dedup_part, "capture": capture_part, "sequences": sequences_part}
+def sequence_right(row: dict[str, Any], live: list[dict[str, Any]]) -> bool:
+    if row["label"] == "both":
+        return len(live) == 2 and any(says(p, row["first"]) for p in live) and any(says(p, row["second"]) for p in live)
+    return len(live) == 1 and says(live[0], row["second"])
+
+
+def build_agent(path: str, store: Any, model: Any) -> Any:
+    """One of the three agent faces, every memory option left at its default."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from langgraph_memory import MemoryMiddleware, build_memory_graph, react_agent_hooks
+
+    if path == "graph":
+        return build_memory_graph(model, store, checkpointer=InMemorySaver())
+    if path == "middleware":
+        from langchain.agents import create_agent
+
+        return create_agent(model, tools=[], middleware=[MemoryMiddleware(store)], checkpointer=InMemorySaver())
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # create_react_agent is deprecated, still used
+        from langgraph.prebuilt import create_react_agent
+
+        return create_react_agent(model, checkpointer=InMemorySaver(), **react_agent_hooks(store))
+
+
+def agents_part(verbose: bool) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from langgraph_memory.testing import ScriptedChatModel
+
+    rows = load(SEQUENCES)
+    print(f"(d) the {len(rows)} sequences as two user turns of a real agent, memory options at their defaults, "
+          "a scripted model that only answers 'Noted.'")
+    with tempfile.TemporaryDirectory() as directory:
+        store = open_store(directory)
+        try:
+            for path in ("middleware", "graph", "react"):
+                model = ScriptedChatModel(responses=[AIMessage("Noted.") for _ in range(2 * len(rows))])
+                agent = build_agent(path, store, model)
+                outcomes = []
+                for i, row in enumerate(rows):
+                    user = f"blind-{path}-{i}"
+                    cfg = {"configurable": {"thread_id": f"t-{user}", "user_id": user}}
+                    for text in (row["first"], row["second"]):
+                        agent.invoke({"messages": [HumanMessage(text)]}, cfg)
+                    store.flush(timeout=60)
+                    outcomes.append(live_captures(store, ("memories", user)))
+                cells = []
+                for label in ("both", "replace"):
+                    idx = [i for i, r in enumerate(rows) if r["label"] == label]
+                    cells.append(f"{label} {ratio(sum(sequence_right(rows[i], outcomes[i]) for i in idx), len(idx))}")
+                total = sum(sequence_right(r, o) for r, o in zip(rows, outcomes))
+                print(f"  {path:<10} right {ratio(total, len(rows)):<14} ({', '.join(cells)}); "
+                      f"live captures per pair {dict(sorted(Counter(len(o) for o in outcomes).items()))}")
+                if verbose:
+                    for row, live in zip(rows, outcomes):
+                        if not sequence_right(row, live):
+                            print(f"    [{path} {row['lang']}] {row['label']} -> {len(live)} live: {row['first']!r} / {row['second']!r}")
+        finally:
+            store.close()
+
+
+PARTS = {"dedup": dedup_part, "capture": capture_part, "sequences": sequences_part, "agents": agents_part}
 
 
 def main() -> None:
