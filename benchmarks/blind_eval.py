@@ -188,7 +188,7 @@ def capture_part(verbose: bool) -> None:
             capture = PreferenceCapture(store)
             found = []
             for row in rows:
-                captures = capture.classify([row["text"]], NOW).captures
+                captures = capture.classify([row["text"]], now=NOW).captures
                 found.append(captures[0] if captures else None)
         finally:
             store.close()
@@ -239,6 +239,18 @@ def says(payload: dict[str, Any], text: str) -> bool:
     return text.strip() in said or text.strip() in str(payload.get("content") or "")
 
 
+def sequence_right(row: dict[str, Any], live: list[dict[str, Any]]) -> bool:
+    if row["label"] == "both":
+        return len(live) == 2 and any(says(p, row["first"]) for p in live) and any(says(p, row["second"]) for p in live)
+    return len(live) == 1 and says(live[0], row["second"])
+
+
+def print_sequence_misses(tag: str, rows: list[dict[str, Any]], outcomes: list[list[dict[str, Any]]]) -> None:
+    for row, live in zip(rows, outcomes):
+        if not sequence_right(row, live):
+            print(f"    [{tag}{row['lang']}] {row['label']} -> {len(live)} live: {row['first']!r} / {row['second']!r}")
+
+
 def sequences_part(verbose: bool) -> None:
     from langgraph_memory import PreferenceCapture
 
@@ -257,26 +269,17 @@ def sequences_part(verbose: bool) -> None:
         finally:
             store.close()
 
-    right = sequence_right
     print(f"(c) capture sequences: {len(rows)} two-turn pairs through PreferenceCapture.capture on Qdrant Edge")
     for label in ("both", "replace", "all"):
         for lang in ("en", "fr", "all"):
             idx = [i for i, r in enumerate(rows) if label in ("all", r["label"]) and lang in ("all", r["lang"])]
             counts = Counter(len(outcomes[i]) for i in idx)
-            print(f"  {label:<7} {lang:<3} right {ratio(sum(right(rows[i], outcomes[i]) for i in idx), len(idx)):<14} "
+            print(f"  {label:<7} {lang:<3} right {ratio(sum(sequence_right(rows[i], outcomes[i]) for i in idx), len(idx)):<14} "
                   f"live captures per pair {dict(sorted(counts.items()))}")
     print(f"  turns with a capture: {ratio(sum(turns_captured), len(turns_captured))} "
           f"(a turn the classifier missed cannot end right, except a replace's first)")
     if verbose:
-        for row, live in zip(rows, outcomes):
-            if not right(row, live):
-                print(f"    [{row['lang']}] {row['label']} -> {len(live)} live: {row['first']!r} / {row['second']!r}")
-
-
-def sequence_right(row: dict[str, Any], live: list[dict[str, Any]]) -> bool:
-    if row["label"] == "both":
-        return len(live) == 2 and any(says(p, row["first"]) for p in live) and any(says(p, row["second"]) for p in live)
-    return len(live) == 1 and says(live[0], row["second"])
+        print_sequence_misses("", rows, outcomes)
 
 
 def build_agent(path: str, store: Any, model: Any) -> Any:
@@ -330,9 +333,7 @@ def agents_part(verbose: bool) -> None:
                 print(f"  {path:<10} right {ratio(total, len(rows)):<14} ({', '.join(cells)}); "
                       f"live captures per pair {dict(sorted(Counter(len(o) for o in outcomes).items()))}")
                 if verbose:
-                    for row, live in zip(rows, outcomes):
-                        if not sequence_right(row, live):
-                            print(f"    [{path} {row['lang']}] {row['label']} -> {len(live)} live: {row['first']!r} / {row['second']!r}")
+                    print_sequence_misses(f"{path} ", rows, outcomes)
         finally:
             store.close()
 
