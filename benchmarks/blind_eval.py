@@ -140,7 +140,7 @@ def dedup_part(verbose: bool) -> None:
     store_decisions = [
         "different" if r.action == "inserted" else (r.verdict.decision if r.verdict else r.action) for r in actions
     ]
-    print(f"\n(a') the same pairs through MemoryStore.remember (old, then new) on Qdrant Edge, offline MiniLM")
+    print("\n(a') the same pairs through MemoryStore.remember (old, then new) on Qdrant Edge, offline MiniLM")
     print("\n".join(subset_lines(store_decisions)))
     if verbose:
         for p, r in zip(PAIRS, actions):
