@@ -26,17 +26,37 @@ __all__ = ["passes_filter", "rule_classify", "RuleVerdict"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 
-# Everything a positive message may carry; anything else never reaches a classifier.
-_CUES = re.compile(
-    r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
-    r"favou?rite|fan of|rather|want\w*|plan\w*|intend\w*|going to|gonna|goal|decid\w*|need to|"
-    r"will|'ll|avoid\w*|allergic|never|always|don'?t eat|can'?t|cannot|budget|remind me|"
-    r"remember to|don'?t let me forget|"
-    r"pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|fan de|veu[xt]|voudrais|compt\w*|"
-    r"pr[ée]vo\w*|intention|objectif|d[ée]cid\w*|vais|il faut que|[ée]vit\w*|[ée]viter|allergique|"
-    r"jamais|toujours|ne mange pas|peux pas|budget|rappelle|n'oublie pas)\b",
-    _FLAGS,
-)
+# Kinds of restriction beyond the explicit verbs (each a family of phrasings, EN and FR).
+_NUMBER = (r"(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|"
+           r"hundred|un|une|deux|trois|quatre|cinq|sept|huit|neuf|dix|vingt|trente|quarante|cinquante|cent)")
+# A habit the user does not have: "I don't drive", "je ne bois plus", "on n'a pas de voiture".
+# Verbs of thinking and taste are left out: "I don't know" is not a rule, "I don't like" a taste.
+_NEGATED_HABIT = (
+    r"(?:don'?t|do not|no longer|won'?t)\s+(?:ever\s+)?(?!know|think|care|mind|remember|understand|see\b|get\b|"
+    r"mean|feel|like|love|want|need|believe|agree|worry|hate|enjoy|have to|forget|let)[a-z]+|"
+    r"n(?:e\s+|')(?!sais|pense|crois|comprends|vois|suis|est\b|aime|oublie|y\b)(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
+    r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re)\b")
+# Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
+_AVOIDANCE = r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|^\s*(?:pas de|no)\s+\w+"
+# Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
+_RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
+# A limit with a number: "no more than 30 minutes", "pas plus de 30 minutes", "50 euros maximum".
+_LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|below|less than|fewer than|up to|"
+          rf"pas plus de|plus de|moins de|au plus|jusqu'[àa]|d[ée]passer|exceed)\s+{_NUMBER}\b|"
+          rf"{_NUMBER}\s+(?:\w+\s+)?(?:maximum|max)\b")
+# A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
+_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif)\b|"
+          r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"
+          r"(?:n'est pas|pas)\s+(?:vraiment\s+|trop\s+)?pour moi\b")
+# A plan said with a time to come: "we're moving next spring", "on part en août".
+_MONTH_NAMES = (r"january|february|march|april|may|june|july|august|september|october|november|december|"
+                r"janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre")
+_SEASON_NAMES = r"spring|summer|autumn|fall|winter|printemps|[ée]t[ée]|automne|hiver"
+_FUTURE = (rf"\b(?:next|this|coming)\s+(?:week|month|year|{_SEASON_NAMES})\b|\b(?:tomorrow|demain)\b|"
+           rf"\b(?:in|en|by|before|avant|after|apr[èe]s|d'ici)\s+(?:{_MONTH_NAMES}|{_SEASON_NAMES})\b|"
+           rf"\bau\s+printemps\b|\b(?:prochain|prochaine)\b")
+_FUTURE_PLAN = (rf"(?:i'm|i am|we're|we are)\s+\w+ing\b(?=.*(?:{_FUTURE}))|"
+                rf"(?<!\w)(?:je|j'|on|nous)\s*(?!suis|est|sommes|ai|a\b|avons)\w+(?=.*(?:{_FUTURE}))")
 
 _QUESTION_START = re.compile(
     r"^\s*(what|which|who|why|how|when|where|do|does|did|can|could|would|is|are|should|"
@@ -45,35 +65,43 @@ _QUESTION_START = re.compile(
 )
 _FIRST_PERSON = {"i", "i'm", "i've", "i'd", "i'll", "we", "we've", "we're", "we'd", "je", "j", "on", "nous", "me", "m"}
 _OWN = re.compile(
-    r"\b(my|mon|ma|mes)\s+(\w+\s+)?(favou?rite|goal|budget|objective|objectif|pr[ée]f[ée]r[ée]e?s?)\b", _FLAGS)
+    r"\b(my|mon|ma|mes)\s+(\w+\s+)?(favou?rite|goal|budget|objective|objectif|pr[ée]f[ée]r[ée]e?s?|"
+    r"thing|jam|cup of tea|truc|genre|kif)\b|\b(for me|pour moi)\b", _FLAGS)
 _IMPERATIVE = re.compile(
     r"(^|[.,;!]\s*)(please\s+)?(remind me|remember to|don'?t let me forget|always|never|"
-    r"rappelle-moi|n'oublie pas|r[ée]ponds-moi|ne m'appelle|toujours|jamais)\b",
+    r"rappelle-moi|n'oublie pas|r[ée]ponds-moi|ne m'|ne me|toujours|jamais|avoid|skip|stay away|steer clear|"
+    r"keep|limit|don'?t|do not|[ée]vite[sz]?|limite[sz]?|garde[sz]?|pas de|no)\b",
     _FLAGS,
 )
+# A limit is the user's when its subject is theirs: "my commute has to stay under 45 minutes".
+_OWN_SUBJECT = re.compile(r"^\s*(my|mon|ma|mes|our|notre|nos)\b", _FLAGS)
 
 _CONSTRAINT = re.compile(
-    r"\b(allergic|allergique|avoid\w*|[ée]vit\w*|don'?t eat|ne mange pas|can'?t(?! stand)|cannot|"
-    r"peux pas|budget|never|jamais|always|toujours)\b", _FLAGS)
+    r"\b(allergic|allergique|don'?t eat|ne mange pas|can'?t(?! stand)|cannot|"
+    rf"peux pas|budget|never|jamais|always|toujours)\b|(?<!\w)(?:{_NEGATED_HABIT}|{_AVOIDANCE}|{_RESTRICTION}|{_LIMIT})",
+    _FLAGS)
+_LIMITS = re.compile(rf"(?<!\w)(?:{_LIMIT})", _FLAGS)
 _INTENT = re.compile(
     r"\b(remind me|remember to|don'?t let me forget|rappelle|n'oublie pas|plan\w*|intend\w*|"
     r"intention|going to|gonna|will|'ll|goal|objectif|decid\w*|d[ée]cid\w*|need to|il faut que je|"
-    r"want(s)? to|veu[xt] \w+(?:er|ir|re)\b|compt\w* \w+|pr[ée]vo\w*|vais \w+)\b", _FLAGS)
+    r"want(s)? to|(?:'d|would) like to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) \w+(?:er|ir|re)\b|"
+    rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{_FUTURE_PLAN})", _FLAGS)
 _PREFERENCE = re.compile(
     r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
-    r"favou?rite|fan of|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|fan de|want\w*|veu[xt])\b",
-    _FLAGS)
+    r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt])\b|"
+    rf"(?:{_SUITS})", _FLAGS)
 _STRONG = re.compile(r"\b(prefer\w*|pr[ée]f[èe]r\w*|remind me|rappelle|allergic|allergique|favou?rite|d[ée]cid\w*|decid\w*)\b", _FLAGS)
 _WEAK = re.compile(r"\b(will|'ll|need to|want|veux)\b", _FLAGS)
 _NEGATIVE = re.compile(
-    r"\b(hate[sd]?|dislike[sd]?|can'?t stand|don'?t like|avoid\w*|never|d[ée]test\w*|n'aime pas|"
-    r"[ée]vit\w*|jamais|allergic|allergique)\b", _FLAGS)
+    r"\b(hate[sd]?|dislike[sd]?|can'?t stand|don'?t like|avoid\w*|never|d[ée]test\w*|n'aime pas|aime pas|"
+    r"[ée]vit\w*|jamais|allergic|allergique|not (?:a )?(?:big )?fan|pas (?:trop )?fan|"
+    r"(?:not|pas|isn'?t)\s+(?:really\s+|vraiment\s+|trop\s+)?(?:my|mon|for me|pour moi))\b", _FLAGS)
 _WORD = re.compile(r"[\w']+", _FLAGS)
 
 
 def passes_filter(text: str) -> bool:
     """Whether ``text`` carries a cue worth classifying; cheap (one regular expression)."""
-    return bool(_CUES.search(text))
+    return bool(_CONSTRAINT.search(text) or _PREFERENCE.search(text) or _INTENT.search(text))
 
 
 @dataclass(frozen=True)
@@ -96,7 +124,8 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     for m in pattern.finditer(text):
         own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
         if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON
-                or _IMPERATIVE.search(text) or _OWN.search(text)):
+                or _IMPERATIVE.search(text) or _OWN.search(text)
+                or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))):
             return m
     return None
 
@@ -114,7 +143,8 @@ def rule_classify(text: str) -> RuleVerdict:
         if m is None:
             continue
         # "I don't like" is a taste, not a restriction; "can't stand" likewise.
-        if label == "constraint" and pref is not None and pref.start() < m.start() and not _IMPERATIVE.match(stripped):
+        if (label == "constraint" and pref is not None and pref.start() < m.start() and not _IMPERATIVE.match(stripped)
+                and not _LIMITS.search(m.group(0))):
             continue
         # "I want to learn" is a plan; "I want a quiet room" a taste.
         if label == "intent" and pref is not None and pref.start() < m.start() and not re.search(
