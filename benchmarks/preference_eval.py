@@ -7,9 +7,10 @@ overall, per language and per type.
     python benchmarks/preference_eval.py --json     # the same, one JSON document
 
 The sets: ``main`` (130 messages, written before the classifier's rules and tuned on),
-``kinds`` (62 messages written for issue 25 to tune the kinds of phrasing the rules
-missed: negated habits, avoidance verbs, restriction adverbs, limits with numbers, negated
-tastes, dated intents; also tuned on) and ``held_out`` (30, written after the first round
+``kinds`` (74 messages written for issue 25 to tune the kinds of phrasing the rules
+missed (negated habits, avoidance verbs, restriction adverbs, limits with numbers, negated
+tastes, dated intents) and conversation rituals that are not statements ("I'll let you know",
+"no worries"); also tuned on) and ``held_out`` (30, written after the first round
 and never used for tuning). Only ``held_out`` measures generalisation.
 """
 

@@ -32,12 +32,15 @@ _NUMBER = (r"(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten
 # A habit the user does not have: "I don't drive", "je ne bois plus", "on n'a pas de voiture".
 # Verbs of thinking and taste are left out: "I don't know" is not a rule, "I don't like" a taste.
 _NEGATED_HABIT = (
-    r"(?:don'?t|do not|no longer|won'?t)\s+(?:ever\s+)?(?!know|think|care|mind|remember|understand|see\b|get\b|"
-    r"mean|feel|like|love|want|need|believe|agree|worry|hate|enjoy|have to|forget|let)[a-z]+|"
+    r"(?:don'?t|do not|no longer|won'?t)\s+(?:ever\s+|really\s+)?(?!know|think|care|mind|remember|understand|see\b|get\b|"
+    r"mean|feel|like|love|want|need|believe|agree|worry|hate|enjoy|have to|forget|let|give|quit|be\b|hesitate|miss|"
+    r"you\b|stop|doubt|wait|rush|blame|regret|deserve|last|define|underestimate|sweat|lose|change|panic)[a-z]+|"
     r"n(?:e\s+|')(?!sais|pense|crois|comprends|vois|suis|est\b|aime|oublie|y\b)(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
     r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re)\b")
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
-_AVOIDANCE = r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|^\s*(?:pas de|no)\s+\w+"
+_AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
+              r"^\s*(?:pas de|no)\s+(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
+              r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression)\w+")
 # Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
 _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
 # A limit with a number: "no more than 30 minutes", "pas plus de 30 minutes", "50 euros maximum".
@@ -68,17 +71,38 @@ _OWN = re.compile(
     r"\b(my|mon|ma|mes)\s+(\w+\s+)?(favou?rite|goal|budget|objective|objectif|pr[ée]f[ée]r[ée]e?s?|"
     r"thing|jam|cup of tea|truc|genre|kif)\b|\b(for me|pour moi)\b", _FLAGS)
 _IMPERATIVE = re.compile(
-    r"(^|[.,;!]\s*)(please\s+)?(remind me|remember to|don'?t let me forget|always|never|"
+    r"^\s*(please\s+)?(remind me|remember to|don'?t let me forget|always|never|"
     r"rappelle-moi|n'oublie pas|r[ée]ponds-moi|ne m'|ne me|toujours|jamais|avoid|skip|stay away|steer clear|"
     r"keep|limit|don'?t|do not|[ée]vite[sz]?|limite[sz]?|garde[sz]?|pas de|no)\b",
     _FLAGS,
 )
+_SENTENCE_END = re.compile(r"[.!?;]\s+|[.!?;]$")
+
+
+def _sentence_at(text: str, position: int) -> str:
+    """The sentence of ``text`` that holds ``position``."""
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        if end.end() > position:
+            return text[start:end.start()]
+        start = end.end()
+    return text[start:]
 # A limit is the user's when its subject is theirs: "my commute has to stay under 45 minutes".
 _OWN_SUBJECT = re.compile(r"^\s*(my|mon|ma|mes|our|notre|nos)\b", _FLAGS)
 
+# "always" / "never" are rules when they govern an act one can ask for ("never call me",
+# "I always fly economy"), not when they colour a feeling or a memory ("I've always
+# loved", "never thought"); a directive at a sentence's start is a rule whatever follows.
+_RULE_VERBS = (r"(?:eat|drink|call|text|email|e-mail|message|answer|reply|respond|use|book|fly|drive|work|schedule|"
+               r"send|wear|travel|smoke|buy|pay|sleep|cook|write|speak|talk|mention|suggest|recommend|order|"
+               r"ask|wake|ring|bring|share|post|put|add|include|sit|take|choose|pick|go out|check)\b")
+_CANT_IDIOM = (r"(?!\s+(?:wait|believe|thank|imagine|help|stop|say|tell|get over|get enough|remember|describe|"
+               r"express|explain|put|understand|argue|complain|deny|disagree|agree|blame|find|see|go wrong|hurt|beat|"
+               r"stand|even|really|quite|seem|figure|decide|lie|complain))")
 _CONSTRAINT = re.compile(
-    r"\b(allergic|allergique|don'?t eat|ne mange pas|can'?t(?! stand)|cannot|"
-    rf"peux pas|budget|never|jamais|always|toujours)\b|(?<!\w)(?:{_NEGATED_HABIT}|{_AVOIDANCE}|{_RESTRICTION}|{_LIMIT})",
+    rf"\b(allergic|allergique|don'?t eat|ne mange pas|can'?t{_CANT_IDIOM}|cannot{_CANT_IDIOM}|"
+    rf"peux pas|budget|jamais|toujours)\b|\b(?:always|never)\s+(?:\w+\s+)?{_RULE_VERBS}|"
+    rf"(?:^|(?<=[.!;]\s))\s*(?:please\s+)?(?:always|never)\b|(?<!\w)(?:{_NEGATED_HABIT}|{_AVOIDANCE}|{_RESTRICTION}|{_LIMIT})",
     _FLAGS)
 _LIMITS = re.compile(rf"(?<!\w)(?:{_LIMIT})", _FLAGS)
 _INTENT = re.compile(
@@ -112,6 +136,30 @@ class RuleVerdict:
     cue: str | None
 
 
+# Conversation rituals, not plans or tastes: "I'll let you know", "I'll keep you posted",
+# "I'll do my best", "gonna keep going", "I will!", "I love it!", "je te tiens au courant".
+_RITUAL_PLAN = re.compile(
+    r"^\s*(?:definitely\s+|surely\s+|totally\s+)?(?:let (?:you|ya|u) know|keep (?:you|ya|u)\b|do (?:my|our) best|"
+    r"try (?:my|our) best|keep (?:going|on|at it|it up|pushing|trying|working|pursuing|up|moving|growing|learning|"
+    r"that in mind)|make it\b|be there|never forget|always remember|miss (?:you|ya)|see (?:you|ya)|talk (?:to you )?"
+    r"(?:soon|later)|make sure|take care|check (?:it|them) out|te tiens au courant|vous tiens au courant|"
+    r"(?:faire )?de mon mieux|[!.,;]|$)", _FLAGS)
+_WEAK_FUTURE = re.compile(r"(?:will|'ll|gonna|going to|vais(?: faire)?)$", _FLAGS)
+_REACTION = re.compile(
+    r"^\s*(?:it|them|that|this|those|these|you|ya|ça|cela|ces|le|la|les)\b\s*(?:[!.,;]|$|so much|too\b|a lot|"
+    r"already|again)", _FLAGS)
+
+
+def _ritual(text: str, m: re.Match[str], pattern: re.Pattern[str]) -> bool:
+    """Whether the cue at ``m`` opens a conversation ritual rather than a statement."""
+    after = text[m.end():]
+    if pattern is _INTENT and _WEAK_FUTURE.search(m.group(0)):
+        return bool(_RITUAL_PLAN.match(after))
+    if pattern is _PREFERENCE:
+        return bool(_REACTION.match(after))
+    return False
+
+
 def _first_person_before(text: str, start: int, window: int = 5) -> bool:
     words = [w.lower().strip("'") for w in _WORD.findall(text[:start])][-window:]
     words = [w.split("'")[0] if "'" in w else w for w in words]
@@ -122,9 +170,11 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match of ``pattern`` the user owns (first person before it, or an
     imperative / "my favourite" at it)."""
     for m in pattern.finditer(text):
+        if _ritual(text, m, pattern):
+            continue
         own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
         if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON
-                or _IMPERATIVE.search(text) or _OWN.search(text)
+                or _IMPERATIVE.match(_sentence_at(text, m.start())) or _OWN.search(text)
                 or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))):
             return m
     return None
