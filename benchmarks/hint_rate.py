@@ -13,6 +13,7 @@ post-hook's background work does. Two settings for which concepts are known:
 
     python benchmarks/hint_rate.py                      # LoCoMo dev, all five conversations
     python benchmarks/hint_rate.py --max-turns 100      # bounded per speaker
+    python benchmarks/hint_rate.py --spacing 0          # without the per-user spacing
 
 LoCoMo is read at run time from ``../shared/bench/locomo/locomo_dev.json`` (CC BY-NC 4.0,
 evaluation only, never copied here).
@@ -38,7 +39,7 @@ from langgraph_memory.background._timeframe import _entities  # noqa: E402
 from langgraph_memory.background.preferences import PreferenceCapture  # noqa: E402
 
 
-def run(path: Path, *, max_turns: int | None, tagged: bool, embeddings) -> dict[str, float]:
+def run(path: Path, *, max_turns: int | None, tagged: bool, embeddings, spacing: int = 20) -> dict[str, float]:
     conversations = load(path)
     turns = hints = captured = 0
     subjects: dict[str, int] = {}
@@ -50,7 +51,7 @@ def run(path: Path, *, max_turns: int | None, tagged: bool, embeddings) -> dict[
                 for speaker in conv.speakers:
                     namespace = ("memories", f"{conv.sample_id}-{speaker}")
                     now = [0.0]
-                    events = MemoryEvents(clock=lambda: now[0])
+                    events = MemoryEvents(clock=lambda: now[0], hint_spacing=spacing)
                     mine = [t for t in conv.turns if t.speaker == speaker][:max_turns]
                     for i, turn in enumerate(mine):
                         now[0] = (turn.when + timedelta(minutes=i)).timestamp()
@@ -81,11 +82,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--max-turns", type=int, default=None, help="turns per speaker (default: all)")
+    parser.add_argument("--spacing", type=int, default=20, help="hint_spacing (0: only the per-concept rules)")
     args = parser.parse_args()
     embeddings = offline_embeddings()
     for setting in ("captures", "tagged"):
         started = time.perf_counter()
-        figures = run(args.data, max_turns=args.max_turns, tagged=setting == "tagged", embeddings=embeddings)
+        figures = run(args.data, max_turns=args.max_turns, tagged=setting == "tagged", embeddings=embeddings,
+                      spacing=args.spacing)
         figures["seconds"] = round(time.perf_counter() - started, 1)
         print(setting, json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in figures.items()},
                                   ensure_ascii=False))

@@ -52,6 +52,13 @@ def emit_to_stream(event: dict[str, Any]) -> bool:
 
 
 _CONCEPT_WORD = re.compile(r"[^\W\d_][\w-]*", re.UNICODE)
+# Words a conversation is full of that name no concept: thanks, praise, pronouns, questions.
+_NOT_CONCEPTS = frozenset("""
+thanks thank great awesome amazing cool nice good wow yeah yes yep nope okay hey hello bye sure love like loved
+what how why who when where which they them she her he him you your yours mine ours theirs
+really totally definitely absolutely glad happy sorry fun lol haha omg last next first let sounds
+merci super génial cool trop oui non ouais salut coucou bien quoi comment pourquoi qui quand où
+""".split())
 
 
 def is_concept(subject: str) -> bool:
@@ -64,7 +71,7 @@ def is_concept(subject: str) -> bool:
     words = subject.lower().split()
     if not words or not all(_CONCEPT_WORD.fullmatch(w) for w in words):
         return False
-    return any(len(w) >= 3 and w not in _SKIP and w not in _END for w in words)
+    return any(len(w) >= 3 and w not in _SKIP and w not in _END and w not in _NOT_CONCEPTS for w in words)
 
 
 def _check_duration(name: str, value: Any, *, positive: bool) -> float:
