@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from langgraph_memory.background._lexicon import _LIMITS
+
 __all__ = ["objects_of"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
@@ -51,9 +53,6 @@ _COMPARE = re.compile(
     r"plus que)\b", _FLAGS)
 _PREFER_TO = re.compile(r"\b(?:to|à|au|aux)\b", _FLAGS)
 _NUMBER_UNIT = re.compile(r"\d+(?:[.,]\d+)?\s+([^\W\d_]+)|\b(?:deux|trois|two|three|four|five|ten|dix|vingt|trente)\s+([^\W\d_]+)", _FLAGS)
-_LIMIT_CUE = re.compile(
-    r"more than|at most|at the most|under|below|less than|fewer than|up to|plus de|moins de|au plus|"
-    r"jusqu|dépasser|depasser|exceed|maximum|max\b", _FLAGS)
 # Cues that say what suits the user, after the thing: "golf isn't for me", "le jazz, pas mon truc".
 _SUITS_CUE = re.compile(r"\b(?:thing|jam|cup of tea|truc|genre|kif|for me|pour moi)\b", _FLAGS)
 
@@ -97,7 +96,7 @@ def objects_of(text: str, cue: str, action: str = "") -> tuple[str, ...]:
     before, after = (low[:at], low[at + len(cue):]) if at >= 0 else ("", low)
     if _SUITS_CUE.search(cue) and _phrase(before.split(",")[0]):
         return (_phrase(before.split(",")[0]),)
-    if _LIMIT_CUE.search(cue):
+    if _LIMITS.search(cue):
         unit = _NUMBER_UNIT.search(cue + after)
         unit_word = _singular((unit.group(1) or unit.group(2)).lower()) if unit else ""
         what = _phrase(before, 1) or (_phrase((cue + after)[unit.end():], 1) if unit else "")
