@@ -203,3 +203,25 @@ def test_any_text_counts_as_a_turn(edge_store, text) -> None:
     events = MemoryEvents(hint_threshold=1, hint_spacing=0)
     for hint in events.count_turn(edge_store, NS, text, []):
         assert is_concept(hint["subject"])
+
+
+def test_the_async_middleware_path_captures_too(edge_store) -> None:
+    from tests.agent_harness import run
+
+    model = ScriptedChatModel(responses=[]).say("Ok.", "Ok.")
+    agent = build_agent("middleware", edge_store, model)
+    run(agent, "async", "Je suis allergique aux arachides", config(USER))
+    run(agent, "async", "Je ne peux pas manger de gluten", config(USER))
+    edge_store.flush()
+    objects = sorted(m.metadata["capture"]["objects"][0] for m in _captured(edge_store))
+    assert objects == ["arachide", "gluten"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(confidence=st.one_of(st.floats(allow_nan=True), st.integers(), st.booleans(), st.text(max_size=3), st.none()))
+def test_capture_config_takes_a_confidence_or_raises_our_error(confidence) -> None:
+    try:
+        config_ = CaptureConfig(event_confidence=confidence)
+    except InvalidMemoryError:
+        return
+    assert 0.0 <= config_.event_confidence <= 1.0
