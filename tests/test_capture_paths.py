@@ -225,3 +225,17 @@ def test_capture_config_takes_a_confidence_or_raises_our_error(confidence) -> No
     except InvalidMemoryError:
         return
     assert 0.0 <= config_.event_confidence <= 1.0
+
+
+def test_capture_work_is_queued_on_the_worker_and_never_dropped(edge_store) -> None:
+    from langgraph_memory.agent.capture import capturing
+
+    queued: list[tuple] = []
+    capturing(True, edge_store).after_turn(edge_store, NS, ["I'm allergic to peanuts"], [],
+                                           lambda fn, *a, **kw: queued.append((fn, a, kw)), {})
+    [(fn, args, kwargs)] = queued
+    assert kwargs == {"label": "preferences", "droppable": False}
+    assert edge_store.count(namespace=NS) == 0  # nothing ran in the node
+    fn(*args)
+    [memory] = _captured(edge_store)
+    assert memory.metadata["capture"]["objects"] == ["peanut"]

@@ -81,7 +81,9 @@ class Capturing:
         the user's last turn, and queue this turn's work on the worker."""
         self.events.drain(namespace)
         if texts and (self.preferences is not None or self.hints):
-            submit(self.work, store, namespace, list(texts), list(injected_ids), source, label="preferences")
+            # What the user said about themselves must not be lost to a full queue.
+            submit(self.work, store, namespace, list(texts), list(injected_ids), source, label="preferences",
+                   droppable=False)
 
     def work(self, store: Any, namespace: Namespace, texts: list[str], injected_ids: list[str],
              source: dict[str, Any]) -> None:

@@ -420,9 +420,9 @@ class MemoryPosthook:
             self.capturing.after_turn(self.store, namespace, [_text(m) for m in humans], ids, self._submit, source)
         return update
 
-    def _submit(self, fn: Callable[..., Any], *args: Any, label: str, **kwargs: Any) -> None:
+    def _submit(self, fn: Callable[..., Any], *args: Any, label: str, droppable: bool = True, **kwargs: Any) -> None:
         if self.background:
-            worker_for(self.store).submit(fn, *args, label=label, **kwargs)
+            worker_for(self.store).submit(fn, *args, label=label, droppable=droppable, **kwargs)
         else:
             fn(*args, **kwargs)
 
