@@ -239,3 +239,24 @@ def test_capture_work_is_queued_on_the_worker_and_never_dropped(edge_store) -> N
     fn(*args)
     [memory] = _captured(edge_store)
     assert memory.metadata["capture"]["objects"] == ["peanut"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_what_the_model_stored_this_turn_is_not_captured_twice(kind, tmp_path, embeddings) -> None:
+    from langchain_core.messages import AIMessage
+
+    from langgraph_memory.testing import tool_call
+
+    store = MemoryStore.open(tmp_path / kind, embeddings=embeddings)
+    try:
+        model = ScriptedChatModel(responses=[]).say(
+            AIMessage("", tool_calls=[tool_call("store_memory", {"content": "Mickael likes jazz", "subjects": ["music"]})]),
+            "Noted.", "Noted.")
+        agent = build_agent(kind, store, model)
+        agent.invoke({"messages": [HumanMessage("hello, I like jazz")]}, config(USER, "j"))
+        agent.invoke({"messages": [HumanMessage("and I can't eat gluten")]}, config(USER, "j"))
+        store.flush()
+        contents = sorted(m.content for m in store.recent(namespace=NS, since=None))
+        assert contents == ["Constraint (gluten): and I can't eat gluten", "Mickael likes jazz"]
+    finally:
+        store.close()

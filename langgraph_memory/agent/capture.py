@@ -15,7 +15,7 @@ path; the events reach the callback at once and the custom stream at the user's 
 
 from __future__ import annotations
 
-import logging
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -25,8 +25,6 @@ from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store.records import Namespace
 
 __all__ = ["CaptureConfig", "Capturing", "capturing"]
-
-logger = logging.getLogger("langgraph_memory")
 
 
 @dataclass(frozen=True)
@@ -76,21 +74,31 @@ class Capturing:
     hints: bool
 
     def after_turn(self, store: Any, namespace: Namespace, texts: Sequence[str], injected_ids: Sequence[str],
-                   submit: Callable[..., Any], source: dict[str, Any]) -> None:
+                   submit: Callable[..., Any], source: dict[str, Any], *, remembered: Sequence[str] = ()) -> None:
         """The post-hook's part, inside the node: stream what the worker produced since
-        the user's last turn, and queue this turn's work on the worker."""
+        the user's last turn, and queue this turn's work on the worker. ``remembered``:
+        the memories the model stored with a tool this turn."""
         self.events.drain(namespace)
         if texts and (self.preferences is not None or self.hints):
             # What the user said about themselves must not be lost to a full queue.
-            submit(self.work, store, namespace, list(texts), list(injected_ids), source, label="preferences",
-                   droppable=False)
+            submit(self.work, store, namespace, list(texts), list(injected_ids), source, list(remembered),
+                   label="preferences", droppable=False)
 
     def work(self, store: Any, namespace: Namespace, texts: list[str], injected_ids: list[str],
-             source: dict[str, Any]) -> None:
-        """On the worker: capture and store, raise the events, count the mentions."""
+             source: dict[str, Any], remembered: Sequence[str] = ()) -> None:
+        """On the worker: capture and store, raise the events, count the mentions. A
+        capture the model already stored this turn ("Mickael likes jazz" for "I like
+        jazz": a memory of the turn naming every object) is not stored twice."""
         stored = []
         if self.preferences is not None:
-            result = self.preferences.capture(texts, namespace=namespace, source=source)
+            result = self.preferences.classify(texts)
+            if remembered and result.captures:
+                contents = [m.content.lower() for m, _ in store.get_many(list(remembered), namespace=namespace)]
+                kept = [c for c in result.captures if not any(_names_all(c, text) for text in contents)]
+                for _ in range(len(result.captures) - len(kept)):
+                    result.skip("stored_by_model")
+                result.captures = kept
+            result = self.preferences.store_captures(result, namespace=namespace, source=source)
             stored = result.stored
             for event in self.preferences.events(result):
                 self.events.later(namespace, event)
@@ -98,6 +106,11 @@ class Capturing:
             known = [m for m, _ in store.get_many(injected_ids, namespace=namespace)] if injected_ids else []
             for hint in self.events.count_turn(store, namespace, " ".join(texts), [*known, *stored]):
                 self.events.later(namespace, hint)
+
+
+def _names_all(capture: Any, content: str) -> bool:
+    words = [w for phrase in (capture.objects or (capture.topic,)) for w in phrase.split()]
+    return bool(words) and all(re.search(rf"\b{re.escape(w)}", content) for w in words)
 
 
 def capturing(value: Any, store: Any) -> Capturing | None:

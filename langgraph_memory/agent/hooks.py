@@ -322,6 +322,14 @@ class MemoryPrehook:
         return self._update(ledger, burst, state["messages"], injection, settings)
 
 
+def _remembered_this_turn(ledger: Mapping[str, Any]) -> list[str]:
+    """Ids the model stored with a tool during the turn being closed (the tools' notes put
+    them in ``injected`` at the closing turn's number; the pre-hook's own are in ``latest``)."""
+    turn = int(ledger.get("turn", 0)) + 1
+    latest = {e["id"] for e in ledger.get("latest", [])}
+    return [i for i, t in (ledger.get("injected") or {}).items() if t == turn and i not in latest]
+
+
 class MemoryPosthook:
     """Graph node that closes the turn once the model has answered.
 
@@ -417,7 +425,8 @@ class MemoryPosthook:
             humans = [m for m in turn_humans(state.get("messages", [])) if self._include(m) and not is_summary(m)]
             source = {"thread_id": ((config or {}).get("configurable") or {}).get("thread_id"),
                       "source_message_ids": [m.id for m in humans if m.id]}
-            self.capturing.after_turn(self.store, namespace, [_text(m) for m in humans], ids, self._submit, source)
+            self.capturing.after_turn(self.store, namespace, [_text(m) for m in humans], ids, self._submit, source,
+                                      remembered=_remembered_this_turn(state.get("memory") or {}))
         return update
 
     def _submit(self, fn: Callable[..., Any], *args: Any, label: str, droppable: bool = True, **kwargs: Any) -> None:
