@@ -69,9 +69,12 @@ def test_a_rejected_fact_keeps_the_messages_it_came_from(store) -> None:
 
 
 @pytest.mark.parametrize("backend", ["edge"])
-def test_the_oldest_messages_are_digested_first(store) -> None:
-    # More messages than one scroll page: pages come in id order, not time order.
-    ids = _seed(store, *[f"message number {i}" for i in range(300)])
+def test_the_oldest_messages_are_digested_first(store, monkeypatch) -> None:
+    # Several scroll pages: pages come in id order, not time order.
+    from langgraph_memory.store import _rooms
+
+    monkeypatch.setattr(_rooms, "_SCROLL_BATCH", 2)
+    ids = _seed(store, *[f"message number {i}" for i in range(40)])
     model = ScriptedChatModel(responses=[]).say(digest_reply())
     report = digest(store, namespace=ROOMS, room="lobby", model=model, max_messages=5)
     assert report.read == 5
@@ -79,4 +82,4 @@ def test_the_oldest_messages_are_digested_first(store) -> None:
     assert all(f"message number {i}\n" in transcript + "\n" for i in range(5))
     assert "message number 5\n" not in transcript + "\n"
     left = store.live_messages(namespace=ROOMS, room="lobby")
-    assert len(left) == 295 and {m.id for m in left} == set(ids[5:])
+    assert len(left) == 35 and {m.id for m in left} == set(ids[5:])
