@@ -70,6 +70,7 @@ _LAZY = {
     "Scheduler": "langgraph_memory.background.scheduler",
     "schedule_digests": "langgraph_memory.background.scheduler",
     "MemoryEvents": "langgraph_memory.agent.events",
+    "CaptureConfig": "langgraph_memory.agent.capture",
     "build_garden_graph": "langgraph_memory.agent.garden_graph",
     "garden_in_background": "langgraph_memory.background.gardener",
     "schedule_gardening": "langgraph_memory.background.gardener",
@@ -80,6 +81,7 @@ _LAZY = {
 
 if TYPE_CHECKING:  # what type checkers and IDEs see
     from langgraph_memory.agent.availability import MemoryGate
+    from langgraph_memory.agent.capture import CaptureConfig
     from langgraph_memory.agent.events import MemoryEvents
     from langgraph_memory.agent.garden_graph import build_garden_graph
     from langgraph_memory.agent.graph import build_memory_graph, react_agent_hooks
@@ -156,6 +158,7 @@ __all__ = [
     "DecaySettings",
     "GardenReport",
     "MemoryEvents",
+    "CaptureConfig",
     "PreferenceCapture",
     "build_garden_graph",
     "garden_in_background",

@@ -11,6 +11,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from benchmarks.preference_eval import SETS, evaluate, load
 from langgraph_memory import MemoryStore
+from langgraph_memory.agent.capture import CaptureConfig
 from langgraph_memory.agent.events import MemoryEvents
 from langgraph_memory.agent.graph import build_memory_graph
 from langgraph_memory.background.preferences import PreferenceCapture, normalise
@@ -48,11 +49,11 @@ def _run(graph, text: str, cfg: dict) -> list[dict]:
 
 
 def test_three_turns_leave_one_preference_and_one_dated_intent(edge_store) -> None:
-    model = ScriptedChatModel(responses=[]).say("Noted.", "Noted.", "Sure.")
-    graph = build_memory_graph(model, edge_store, checkpointer=InMemorySaver(), capture=PreferenceCapture(edge_store))
+    model = ScriptedChatModel(responses=[]).say("Noted.", "Noted.", "Sure.", "Bye.")
+    graph = build_memory_graph(model, edge_store, checkpointer=InMemorySaver())  # capture is on by default
     cfg = {"configurable": {"thread_id": "t1", "user_id": "u1"}}
     events = []
-    for text in ("I prefer tea to coffee", "actually I now prefer coffee", "remind me to call Lina on Friday"):
+    for text in ("I prefer tea to coffee", "actually I now prefer coffee", "remind me to call Lina on Friday", "bye"):
         events += _run(graph, text, cfg)
         edge_store.flush()
 
@@ -66,9 +67,11 @@ def test_three_turns_leave_one_preference_and_one_dated_intent(edge_store) -> No
     assert datetime.fromisoformat(friday).weekday() == 4 and "Lina" in intent.content
     assert intent.metadata["capture"]["topic"] == "call lina"
     assert preference.metadata["capture"]["captures"] == 2
+    # Each turn's events reach the stream at the user's next turn (they are made on the worker).
     captured = [e for e in events if e["event"] == "preference_captured"]
     assert [e["capture_type"] for e in captured] == ["preference", "preference", "intent"]
     assert all(e["confidence"] > 0.6 for e in captured)
+    assert captured[1]["memory_id"] == preference.id and captured[2]["memory_id"] == intent.id
     for received in model.received:  # events never reach the model
         assert not any("preference_captured" in str(m.content) for m in received)
 
@@ -78,18 +81,22 @@ def test_proactive_hint_points_to_the_memory(edge_store) -> None:
     seen = []
     clock = [0.0]
     events = MemoryEvents(seen.append, hint_threshold=2, hint_window=timedelta(hours=1), clock=lambda: clock[0])
-    model = ScriptedChatModel(responses=[]).say("Ok.", "Ok.", "Ok.")
-    graph = build_memory_graph(model, edge_store, checkpointer=InMemorySaver(), events=events)
+    model = ScriptedChatModel(responses=[]).say("Ok.", "Ok.", "Ok.", "Ok.")
+    graph = build_memory_graph(model, edge_store, checkpointer=InMemorySaver(),
+                               capture=CaptureConfig(preferences=False, events=events))
     cfg = {"configurable": {"thread_id": "t2", "user_id": "u1"}}
-    first = _run(graph, "How is Lina doing these days?", cfg)
+    first = _run(graph, "How is Lina doing these days?", cfg)  # injected: Lina becomes a known concept
+    edge_store.flush()
     clock[0] += 60
     second = _run(graph, "Lina called me again", cfg)
-    assert first == []
-    [hint] = second
+    edge_store.flush()
+    assert first == [] and second == []
+    [hint] = seen
     assert hint["event"] == "proactive_hint" and hint["memory_id"] == lina.id and hint["subject"] == "lina"
-    assert seen == [hint]
-    clock[0] += 60  # resting: no second hint at once
-    assert _run(graph, "Lina again!", cfg) == []
+    clock[0] += 60
+    assert _run(graph, "Lina again!", cfg) == [hint]  # the stream hears it at the next turn
+    edge_store.flush()
+    assert seen == [hint]  # resting: no second hint at once
 
 
 def _scripted_classifier(*answers: dict) -> ScriptedChatModel:
@@ -154,10 +161,9 @@ def test_chat_model_capture_runs_on_the_worker_and_streams_next_turn(edge_store)
     answer = {"type": "preference", "confidence": 0.9, "topic": "music", "action": "love",
               "timeframe": "ongoing", "sentiment": "positive", "entities": []}
     seen = []
-    capture = PreferenceCapture(edge_store, model=_scripted_classifier(answer))
+    capture = CaptureConfig(model=_scripted_classifier(answer), events=MemoryEvents(seen.append))
     model = ScriptedChatModel(responses=[]).say("Nice.", "You're welcome.")
-    graph = build_memory_graph(model, edge_store, checkpointer=InMemorySaver(), capture=capture,
-                               events=MemoryEvents(seen.append))
+    graph = build_memory_graph(model, edge_store, checkpointer=InMemorySaver(), capture=capture)
     cfg = {"configurable": {"thread_id": "t3", "user_id": "u1"}}
     assert _run(graph, "I love jazz", cfg) == []  # classified later, on the worker
     edge_store.flush()
@@ -166,6 +172,7 @@ def test_chat_model_capture_runs_on_the_worker_and_streams_next_turn(edge_store)
     assert [e["topic"] for e in streamed] == ["music"]
     [memory] = edge_store.recent(namespace=NS, since=None)
     assert memory.memory_type == "preference" and memory.metadata["capture"]["topic"] == "music"
+    assert memory.metadata["capture"]["objects"] == ["jazz"]  # the model named none: the rules found it
 
 
 def test_captures_never_start_an_index_build(edge_store, monkeypatch) -> None:

@@ -20,6 +20,7 @@ from langgraph.runtime import get_runtime
 from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
+from langgraph_memory.agent.capture import CaptureConfig
 from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
@@ -60,8 +61,7 @@ def build_memory_graph(
     on_unavailable: OnUnavailable = "skip",
     retry_interval: float = 5.0,
     inject_exchanges: int = 0,
-    capture: Any = None,
-    events: Any = None,
+    capture: CaptureConfig | bool | None = True,
 ) -> Any:
     """Compile the reference memory graph around ``model``.
 
@@ -81,7 +81,9 @@ def build_memory_graph(
         index_exchanges, on_unavailable, retry_interval, inject_exchanges: as for
             :class:`MemoryMiddleware`; while memory is unavailable the model is bound
             without the memory tools.
-        capture, events: preference capture and memory events, as for :class:`MemoryPosthook`.
+        capture: what is captured from the user's messages and which events are raised
+            (:class:`~langgraph_memory.agent.capture.CaptureConfig`), as for
+            :class:`MemoryMiddleware`; on by default, ``False`` turns it off.
 
     Returns:
         The compiled graph; invoke it with ``{"messages": [...]}`` and a ``user_id`` in the
@@ -95,7 +97,7 @@ def build_memory_graph(
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
         background=background_stats, index_exchanges=index_exchanges,
-        capture=capture, events=events,
+        capture=capture,
     )
     recorder = ConversationRecorder(store, include=prehook.should_inject) if index_exchanges else None
     memory = GatedMemory(gate, prehook, posthook, recorder, inject_exchanges=inject_exchanges)
@@ -175,6 +177,7 @@ def react_agent_hooks(
     kinds: Sequence[str] = ("fact", "self", "goal"),
     instructions: str | None = MEMORY_INSTRUCTIONS,
     background_stats: bool = True,
+    capture: CaptureConfig | bool | None = True,
 ) -> dict[str, Any]:
     """Keyword arguments that give a ``create_react_agent`` memory::
 
@@ -182,14 +185,16 @@ def react_agent_hooks(
 
     Returns ``tools`` (memory tools plus yours), ``pre_model_hook`` (selects memories and
     hands the model an input with them, via ``llm_input_messages``, so the thread's
-    messages stay clean), ``post_model_hook`` (closes the turn) and ``state_schema``.
+    messages stay clean), ``post_model_hook`` (closes the turn, and hands the user's
+    messages to preference capture: ``capture`` as for :class:`MemoryMiddleware`) and
+    ``state_schema``.
     """
     prehook = MemoryPrehook(
         store, namespace=namespace, config=config, agent_namespace=agent_namespace,
         room_namespace=room_namespace)
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
-        background=background_stats,
+        background=background_stats, capture=capture,
     )
 
     def pre_model_hook(state: MemoryReactState, config: RunnableConfig, runtime: Any) -> dict[str, Any]:

@@ -33,8 +33,7 @@ from langgraph_memory.agent.recall import ConversationRecorder, is_summary, turn
 from langgraph_memory.store._checks import clean_query, visible
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, LiveConfig, rooms_from_runtime
 from langgraph_memory.agent.turn import TurnScopes, aselect_turn, select_turn
-from langgraph_memory.agent.events import MemoryEvents, after_turn
-from langgraph_memory.background.preferences import PreferenceCapture
+from langgraph_memory.agent.capture import CaptureConfig, capturing
 from langgraph_memory.store._garden import turn_in_flight
 from langgraph_memory.store.records import Namespace
 from langgraph_memory.store import MemoryStore
@@ -323,6 +322,14 @@ class MemoryPrehook:
         return self._update(ledger, burst, state["messages"], injection, settings)
 
 
+def _remembered_this_turn(ledger: Mapping[str, Any]) -> list[str]:
+    """Ids the model stored with a tool during the turn being closed (the tools' notes put
+    them in ``injected`` at the closing turn's number; the pre-hook's own are in ``latest``)."""
+    turn = int(ledger.get("turn", 0)) + 1
+    latest = {e["id"] for e in ledger.get("latest", [])}
+    return [i for i, t in (ledger.get("injected") or {}).items() if t == turn and i not in latest]
+
+
 class MemoryPosthook:
     """Graph node that closes the turn once the model has answered.
 
@@ -340,11 +347,10 @@ class MemoryPosthook:
             answer) to the background worker, for ``search_conversations``.
         skip_sources: human-message sources left out of exchanges and preference capture,
             as for the pre-hook.
-        capture: capture the user's preferences, intentions and constraints from each
-            turn (:class:`~langgraph_memory.background.preferences.PreferenceCapture`).
-        events: where ``preference_captured`` and ``proactive_hint`` events go besides the
-            custom stream, and the hint counters (:class:`~langgraph_memory.agent.events.MemoryEvents`);
-            without it, captures still stream and no hints are counted.
+        capture: what to capture from the user's messages and which events to raise
+            (:class:`~langgraph_memory.agent.capture.CaptureConfig`; ``True`` for the
+            defaults). Off (``None``) for this building block; the ready-made paths
+            (``MemoryMiddleware``, ``build_memory_graph``, ``react_agent_hooks``) turn it on.
     """
 
     def __init__(
@@ -356,8 +362,7 @@ class MemoryPosthook:
         background: bool = True,
         index_exchanges: bool = True,
         skip_sources: Sequence[str] = ("system",),
-        capture: PreferenceCapture | None = None,
-        events: MemoryEvents | None = None,
+        capture: CaptureConfig | bool | None = None,
     ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
@@ -366,8 +371,7 @@ class MemoryPosthook:
         skipped = frozenset(skip_sources)
         self._include = lambda m: default_should_inject(m, skipped)
         self.recorder = ConversationRecorder(store, include=self._include) if index_exchanges else None
-        self.capture = capture
-        self.events = events
+        self.capturing = capturing(capture, store)
 
     def _close(self, state: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
         ledger: MemoryLedger = state.get("memory") or {}
@@ -416,18 +420,18 @@ class MemoryPosthook:
         self._record(ids, namespace)
         if self.recorder is not None:
             self.recorder.record_turn(state, namespace, config, context)
-        if self.capture is not None or self.events is not None:
+        if self.capturing is not None:
             # The user's own words: not a summary, nor a message from a skipped source.
             humans = [m for m in turn_humans(state.get("messages", [])) if self._include(m) and not is_summary(m)]
             source = {"thread_id": ((config or {}).get("configurable") or {}).get("thread_id"),
                       "source_message_ids": [m.id for m in humans if m.id]}
-            after_turn(self.store, self.capture, self.events, namespace, [_text(m) for m in humans],
-                       ids, self._submit, source)
+            self.capturing.after_turn(self.store, namespace, [_text(m) for m in humans], ids, self._submit, source,
+                                      remembered=_remembered_this_turn(state.get("memory") or {}))
         return update
 
-    def _submit(self, fn: Callable[..., Any], *args: Any, label: str, **kwargs: Any) -> None:
+    def _submit(self, fn: Callable[..., Any], *args: Any, label: str, droppable: bool = True, **kwargs: Any) -> None:
         if self.background:
-            worker_for(self.store).submit(fn, *args, label=label, **kwargs)
+            worker_for(self.store).submit(fn, *args, label=label, droppable=droppable, **kwargs)
         else:
             fn(*args, **kwargs)
 

@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
+from langgraph_memory.agent.capture import CaptureConfig
 from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
@@ -90,6 +91,11 @@ class MemoryMiddleware(AgentMiddleware):
         retry_interval: seconds between attempts to reach an unavailable store.
         inject_exchanges: past exchanges and summaries of other threads the pre-hook adds
             to the model's input (0, the default: none; the model searches them itself).
+        capture: what is captured from the user's messages (preferences, intentions,
+            constraints) and which events are raised (``preference_captured``,
+            ``proactive_hint``): a :class:`~langgraph_memory.agent.capture.CaptureConfig`;
+            on by default (``True``), ``False`` turns it off. It runs on the background
+            worker after the turn.
     """
 
     state_schema = MemoryAgentState
@@ -111,6 +117,7 @@ class MemoryMiddleware(AgentMiddleware):
         on_unavailable: OnUnavailable = "skip",
         retry_interval: float = 5.0,
         inject_exchanges: int = 0,
+        capture: CaptureConfig | bool | None = True,
     ) -> None:
         super().__init__()
         gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
@@ -122,6 +129,7 @@ class MemoryMiddleware(AgentMiddleware):
             store, namespace=namespace,
             max_semantic_buffer=self.prehook.config.max_semantic_buffer,
             background=background_stats, index_exchanges=False,  # after_agent does it
+            skip_sources=skip_sources, capture=capture,
         )
         recorder = ConversationRecorder(store, include=self.prehook.should_inject) if index_exchanges else None
         self.memory = GatedMemory(gate, self.prehook, self.posthook, recorder, inject_exchanges=inject_exchanges)

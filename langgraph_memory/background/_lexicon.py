@@ -26,17 +26,40 @@ __all__ = ["passes_filter", "rule_classify", "RuleVerdict"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 
-# Everything a positive message may carry; anything else never reaches a classifier.
-_CUES = re.compile(
-    r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
-    r"favou?rite|fan of|rather|want\w*|plan\w*|intend\w*|going to|gonna|goal|decid\w*|need to|"
-    r"will|'ll|avoid\w*|allergic|never|always|don'?t eat|can'?t|cannot|budget|remind me|"
-    r"remember to|don'?t let me forget|"
-    r"pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|fan de|veu[xt]|voudrais|compt\w*|"
-    r"pr[ée]vo\w*|intention|objectif|d[ée]cid\w*|vais|il faut que|[ée]vit\w*|[ée]viter|allergique|"
-    r"jamais|toujours|ne mange pas|peux pas|budget|rappelle|n'oublie pas)\b",
-    _FLAGS,
-)
+# Kinds of restriction beyond the explicit verbs (each a family of phrasings, EN and FR).
+_NUMBER = (r"(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|"
+           r"hundred|un|une|deux|trois|quatre|cinq|sept|huit|neuf|dix|vingt|trente|quarante|cinquante|cent)")
+# A habit the user does not have: "I don't drive", "je ne bois plus", "on n'a pas de voiture".
+# Verbs of thinking and taste are left out: "I don't know" is not a rule, "I don't like" a taste.
+_NEGATED_HABIT = (
+    r"(?:don'?t|do not|no longer|won'?t)\s+(?:ever\s+|really\s+)?(?!know|think|care|mind|remember|understand|see\b|get\b|"
+    r"mean|feel|like|love|want|need|believe|agree|worry|hate|enjoy|have to|forget|let|give|quit|be\b|hesitate|miss|"
+    r"you\b|stop|doubt|wait|rush|blame|regret|deserve|last|define|underestimate|sweat|lose|change|panic)[a-z]+|"
+    r"n(?:e\s+|')(?!sais|pense|crois|comprends|vois|suis|est\b|aime|oublie|y\b)(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
+    r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re)\b")
+# Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
+_AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
+              r"^\s*(?:pas de|no)\s+(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
+              r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression)\w+")
+# Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
+_RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
+# A limit with a number: "no more than 30 minutes", "pas plus de 30 minutes", "50 euros maximum".
+_LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|below|less than|fewer than|up to|"
+          rf"pas plus de|plus de|moins de|au plus|jusqu'[àa]|d[ée]passer|exceed)\s+{_NUMBER}\b|"
+          rf"{_NUMBER}\s+(?:\w+\s+)?(?:maximum|max)\b")
+# A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
+_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif)\b|"
+          r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"
+          r"(?:n'est pas|pas)\s+(?:vraiment\s+|trop\s+)?pour moi\b")
+# A plan said with a time to come: "we're moving next spring", "on part en août".
+_MONTH_NAMES = (r"january|february|march|april|may|june|july|august|september|october|november|december|"
+                r"janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre")
+_SEASON_NAMES = r"spring|summer|autumn|fall|winter|printemps|[ée]t[ée]|automne|hiver"
+_FUTURE = (rf"\b(?:next|this|coming)\s+(?:week|month|year|{_SEASON_NAMES})\b|\b(?:tomorrow|demain)\b|"
+           rf"\b(?:in|en|by|before|avant|after|apr[èe]s|d'ici)\s+(?:{_MONTH_NAMES}|{_SEASON_NAMES})\b|"
+           rf"\bau\s+printemps\b|\b(?:prochain|prochaine)\b")
+_FUTURE_PLAN = (rf"(?:i'm|i am|we're|we are)\s+\w+ing\b(?=.*(?:{_FUTURE}))|"
+                rf"(?<!\w)(?:je|j'|on|nous)\s*(?!suis|est|sommes|ai|a\b|avons)\w+(?=.*(?:{_FUTURE}))")
 
 _QUESTION_START = re.compile(
     r"^\s*(what|which|who|why|how|when|where|do|does|did|can|could|would|is|are|should|"
@@ -45,35 +68,64 @@ _QUESTION_START = re.compile(
 )
 _FIRST_PERSON = {"i", "i'm", "i've", "i'd", "i'll", "we", "we've", "we're", "we'd", "je", "j", "on", "nous", "me", "m"}
 _OWN = re.compile(
-    r"\b(my|mon|ma|mes)\s+(\w+\s+)?(favou?rite|goal|budget|objective|objectif|pr[ée]f[ée]r[ée]e?s?)\b", _FLAGS)
+    r"\b(my|mon|ma|mes)\s+(\w+\s+)?(favou?rite|goal|budget|objective|objectif|pr[ée]f[ée]r[ée]e?s?|"
+    r"thing|jam|cup of tea|truc|genre|kif)\b|\b(for me|pour moi)\b", _FLAGS)
 _IMPERATIVE = re.compile(
-    r"(^|[.,;!]\s*)(please\s+)?(remind me|remember to|don'?t let me forget|always|never|"
-    r"rappelle-moi|n'oublie pas|r[ée]ponds-moi|ne m'appelle|toujours|jamais)\b",
+    r"^\s*(please\s+)?(remind me|remember to|don'?t let me forget|always|never|"
+    r"rappelle-moi|n'oublie pas|r[ée]ponds-moi|ne m'|ne me|toujours|jamais|avoid|skip|stay away|steer clear|"
+    r"keep|limit|don'?t|do not|[ée]vite[sz]?|limite[sz]?|garde[sz]?|pas de|no)\b",
     _FLAGS,
 )
+_SENTENCE_END = re.compile(r"[.!?;]\s+|[.!?;]$")
 
+
+def _sentence_at(text: str, position: int) -> str:
+    """The sentence of ``text`` that holds ``position``."""
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        if end.end() > position:
+            return text[start:end.start()]
+        start = end.end()
+    return text[start:]
+# A limit is the user's when its subject is theirs: "my commute has to stay under 45 minutes".
+_OWN_SUBJECT = re.compile(r"^\s*(my|mon|ma|mes|our|notre|nos)\b", _FLAGS)
+
+# "always" / "never" are rules when they govern an act one can ask for ("never call me",
+# "I always fly economy"), not when they colour a feeling or a memory ("I've always
+# loved", "never thought"); a directive at a sentence's start is a rule whatever follows.
+_RULE_VERBS = (r"(?:eat|drink|call|text|email|e-mail|message|answer|reply|respond|use|book|fly|drive|work|schedule|"
+               r"send|wear|travel|smoke|buy|pay|sleep|cook|write|speak|talk|mention|suggest|recommend|order|"
+               r"ask|wake|ring|bring|share|post|put|add|include|sit|take|choose|pick|go out|check)\b")
+_CANT_IDIOM = (r"(?!\s+(?:wait|believe|thank|imagine|help|stop|say|tell|get over|get enough|remember|describe|"
+               r"express|explain|put|understand|argue|complain|deny|disagree|agree|blame|find|see|go wrong|hurt|beat|"
+               r"stand|even|really|quite|seem|figure|decide|lie|complain))")
 _CONSTRAINT = re.compile(
-    r"\b(allergic|allergique|avoid\w*|[ée]vit\w*|don'?t eat|ne mange pas|can'?t(?! stand)|cannot|"
-    r"peux pas|budget|never|jamais|always|toujours)\b", _FLAGS)
+    rf"\b(allergic|allergique|don'?t eat|ne mange pas|can'?t{_CANT_IDIOM}|cannot{_CANT_IDIOM}|"
+    rf"peux pas|budget|jamais|toujours)\b|\b(?:always|never)\s+(?:\w+\s+)?{_RULE_VERBS}|"
+    rf"(?:^|(?<=[.!;]\s))\s*(?:please\s+)?(?:always|never)\b|(?<!\w)(?:{_NEGATED_HABIT}|{_AVOIDANCE}|{_RESTRICTION}|{_LIMIT})",
+    _FLAGS)
+_LIMITS = re.compile(rf"(?<!\w)(?:{_LIMIT})", _FLAGS)
 _INTENT = re.compile(
     r"\b(remind me|remember to|don'?t let me forget|rappelle|n'oublie pas|plan\w*|intend\w*|"
     r"intention|going to|gonna|will|'ll|goal|objectif|decid\w*|d[ée]cid\w*|need to|il faut que je|"
-    r"want(s)? to|veu[xt] \w+(?:er|ir|re)\b|compt\w* \w+|pr[ée]vo\w*|vais \w+)\b", _FLAGS)
+    r"want(s)? to|(?:'d|would) like to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) \w+(?:er|ir|re)\b|"
+    rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{_FUTURE_PLAN})", _FLAGS)
 _PREFERENCE = re.compile(
     r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
-    r"favou?rite|fan of|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|fan de|want\w*|veu[xt])\b",
-    _FLAGS)
+    r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt])\b|"
+    rf"(?:{_SUITS})", _FLAGS)
 _STRONG = re.compile(r"\b(prefer\w*|pr[ée]f[èe]r\w*|remind me|rappelle|allergic|allergique|favou?rite|d[ée]cid\w*|decid\w*)\b", _FLAGS)
 _WEAK = re.compile(r"\b(will|'ll|need to|want|veux)\b", _FLAGS)
 _NEGATIVE = re.compile(
-    r"\b(hate[sd]?|dislike[sd]?|can'?t stand|don'?t like|avoid\w*|never|d[ée]test\w*|n'aime pas|"
-    r"[ée]vit\w*|jamais|allergic|allergique)\b", _FLAGS)
+    r"\b(hate[sd]?|dislike[sd]?|can'?t stand|don'?t like|avoid\w*|never|d[ée]test\w*|n'aime pas|aime pas|"
+    r"[ée]vit\w*|jamais|allergic|allergique|not (?:a )?(?:big )?fan|pas (?:trop )?fan|"
+    r"(?:not|pas|isn'?t)\s+(?:really\s+|vraiment\s+|trop\s+)?(?:my|mon|for me|pour moi))\b", _FLAGS)
 _WORD = re.compile(r"[\w']+", _FLAGS)
 
 
 def passes_filter(text: str) -> bool:
     """Whether ``text`` carries a cue worth classifying; cheap (one regular expression)."""
-    return bool(_CUES.search(text))
+    return bool(_CONSTRAINT.search(text) or _PREFERENCE.search(text) or _INTENT.search(text))
 
 
 @dataclass(frozen=True)
@@ -82,6 +134,30 @@ class RuleVerdict:
     confidence: float
     sentiment: str
     cue: str | None
+
+
+# Conversation rituals, not plans or tastes: "I'll let you know", "I'll keep you posted",
+# "I'll do my best", "gonna keep going", "I will!", "I love it!", "je te tiens au courant".
+_RITUAL_PLAN = re.compile(
+    r"^\s*(?:definitely\s+|surely\s+|totally\s+)?(?:let (?:you|ya|u) know|keep (?:you|ya|u)\b|do (?:my|our) best|"
+    r"try (?:my|our) best|keep (?:going|on|at it|it up|pushing|trying|working|pursuing|up|moving|growing|learning|"
+    r"that in mind)|make it\b|be there|never forget|always remember|miss (?:you|ya)|see (?:you|ya)|talk (?:to you )?"
+    r"(?:soon|later)|make sure|take care|check (?:it|them) out|te tiens au courant|vous tiens au courant|"
+    r"(?:faire )?de mon mieux|[!.,;]|$)", _FLAGS)
+_WEAK_FUTURE = re.compile(r"(?:will|'ll|gonna|going to|vais(?: faire)?)$", _FLAGS)
+_REACTION = re.compile(
+    r"^\s*(?:it|them|that|this|those|these|you|ya|ça|cela|ces|le|la|les)\b\s*(?:[!.,;]|$|so much|too\b|a lot|"
+    r"already|again)", _FLAGS)
+
+
+def _ritual(text: str, m: re.Match[str], pattern: re.Pattern[str]) -> bool:
+    """Whether the cue at ``m`` opens a conversation ritual rather than a statement."""
+    after = text[m.end():]
+    if pattern is _INTENT and _WEAK_FUTURE.search(m.group(0)):
+        return bool(_RITUAL_PLAN.match(after))
+    if pattern is _PREFERENCE:
+        return bool(_REACTION.match(after))
+    return False
 
 
 def _first_person_before(text: str, start: int, window: int = 5) -> bool:
@@ -94,9 +170,12 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match of ``pattern`` the user owns (first person before it, or an
     imperative / "my favourite" at it)."""
     for m in pattern.finditer(text):
+        if _ritual(text, m, pattern):
+            continue
         own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
         if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON
-                or _IMPERATIVE.search(text) or _OWN.search(text)):
+                or _IMPERATIVE.match(_sentence_at(text, m.start())) or _OWN.search(text)
+                or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))):
             return m
     return None
 
@@ -114,7 +193,8 @@ def rule_classify(text: str) -> RuleVerdict:
         if m is None:
             continue
         # "I don't like" is a taste, not a restriction; "can't stand" likewise.
-        if label == "constraint" and pref is not None and pref.start() < m.start() and not _IMPERATIVE.match(stripped):
+        if (label == "constraint" and pref is not None and pref.start() < m.start() and not _IMPERATIVE.match(stripped)
+                and not _LIMITS.search(m.group(0))):
             continue
         # "I want to learn" is a plan; "I want a quiet room" a taste.
         if label == "intent" and pref is not None and pref.start() < m.start() and not re.search(

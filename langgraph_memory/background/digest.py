@@ -5,7 +5,13 @@ in them (structured output: content, subjects, memory_type, ttl), stores each th
 ``remember`` (so dedup, supersede and history apply), then removes exactly the messages it
 read. It is safe to stop at any point:
 
-* a failed model call or a failed write removes nothing;
+* a failed model call or a failed write removes nothing, and neither does a fact that was
+  neither stored nor judged a duplicate (an invalid one): the batch's messages stay for
+  the next run;
+* a TTL the model wrote in words ("7 days", "2 weeks", "P7D", "3 mois", "une semaine") is
+  understood; one that cannot be read leaves the fact without a TTL, it does not drop it;
+* the oldest messages go first: under ``max_messages`` the newest wait for the next run,
+  so a newer fact is never superseded by an older one;
 * before writing, the batch (the ids read and the facts extracted) is journaled in the
   store; a run that was killed is finished by the next one from that journal, without a
   second model call, and a fact whose write was cut short is caught by ``remember``'s
@@ -28,6 +34,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from langgraph_memory.background._durations import understood_ttl
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._lines import bare_line, check_name, quoted_line
@@ -99,7 +106,9 @@ class DigestReport:
     duplicate: int = 0
     """Facts already known: nothing new stored."""
     rejected: int = 0
-    """Facts the model gave that were invalid (empty, bad ttl...): skipped."""
+    """Facts the model gave that were invalid (empty...): skipped, and the messages kept."""
+    kept: int = 0
+    """Messages read but left in the room because a fact of theirs was rejected."""
     resumed: bool = False
     """This run finished a batch an interrupted run had started."""
     memory_ids: list[str] = field(default_factory=list)
@@ -154,10 +163,21 @@ def _extract(model: BaseChatModel, room: str, messages: Sequence[RoomMessage], z
     return [f.model_dump() for f in answer.facts]
 
 
+def _ttl(fact: dict[str, Any]) -> Any:
+    """The fact's TTL understood ("7 days", "P7D", "une semaine"); none when unreadable."""
+    given = fact.get("ttl")
+    if not given:
+        return None
+    ttl = understood_ttl(given)
+    if ttl is None:
+        logger.warning("digest: keeping a fact without its unreadable ttl %r", given)
+    return ttl
+
+
 def _valid(fact: dict[str, Any], namespace: Namespace) -> bool:
     try:
         new_memory(fact["content"], namespace=namespace, memory_type=fact.get("memory_type") or "fact",
-                   subjects=fact.get("subjects") or (), ttl=fact.get("ttl") or None)
+                   subjects=fact.get("subjects") or (), ttl=_ttl(fact))
         return True
     except (InvalidMemoryError, KeyError, TypeError) as exc:
         logger.warning("digest: skipping an invalid fact %r: %s", fact, exc)
@@ -231,7 +251,8 @@ def _run(store: Any, jobs: JobState, key: str, namespace: Namespace, target: Nam
         report.resumed = True
         logger.info("digest of #%s: finishing the batch an interrupted run started", room)
     else:
-        messages = store.live_messages(namespace=namespace, room=room, limit=max_messages)
+        # The oldest first: the whole room in time order, then the first ``max_messages``.
+        messages = store.live_messages(namespace=namespace, room=room)[:max_messages]
         if not messages:
             return _finish(jobs, key, report, started)
         facts = _extract(model, room, messages, zone, instructions)
@@ -245,7 +266,7 @@ def _run(store: Any, jobs: JobState, key: str, namespace: Namespace, target: Nam
             try:
                 result = store.remember(
                     fact["content"], namespace=target, memory_type=fact.get("memory_type") or "fact",
-                    subjects=fact.get("subjects") or (), ttl=fact.get("ttl") or None, source="digest",
+                    subjects=fact.get("subjects") or (), ttl=_ttl(fact), source="digest",
                     metadata={"room": room, "digest": key},
                 )
             except Exception as exc:
@@ -257,7 +278,14 @@ def _run(store: Any, jobs: JobState, key: str, namespace: Namespace, target: Nam
             counts["rejected"] = counts.get("rejected", 0) + 1
         journal.update(done=i + 1, counts=counts)
         jobs.put("journal", key, journal)
-    removed = store.forget_messages(journal["ids"], namespace=namespace)
+    if counts.get("rejected"):
+        # A fact neither stored nor judged a duplicate: its words stay in the room (the
+        # model does not say which messages a fact came from, so all of the batch stays).
+        removed, report.kept = 0, len(journal["ids"])
+        logger.warning("digest of #%s: %d fact(s) rejected, the %d messages read stay in the room",
+                       room, counts["rejected"], report.kept)
+    else:
+        removed = store.forget_messages(journal["ids"], namespace=namespace)
     jobs.delete("journal", key)
     report.read = len(journal["ids"])
     report.stored, report.updated = counts.get("stored", 0), counts.get("updated", 0)

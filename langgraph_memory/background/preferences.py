@@ -9,9 +9,14 @@ tool call (seed 003's hybrid pipeline).
    else the documented rule-based :func:`rule_classifier`.
 3. Normalisation (:func:`normalise`) canonicalises topic and action, resolves the
    timeframe to an ISO date or ``ongoing``, and rejects what does not fit (counted).
-4. :meth:`PreferenceCapture.store_captures` keeps one live memory per (user, topic, type):
-   a second capture of the same key merges confidences, and when the value changed the
-   new memory supersedes the old one, which stays in ``history``.
+4. :meth:`PreferenceCapture.store_captures` keeps one live memory per (user, type, object):
+   a taste or a rule replaces only one about the same thing (one of its objects, see
+   :mod:`~langgraph_memory.background._objects`): "I prefer coffee over tea" replaces "I
+   prefer tea over coffee", while "I can't eat gluten" and "I'm allergic to peanuts" both
+   stay. A plan replaces one with the same action and object ("call lina"). A second
+   capture of the same statement merges confidences; a changed one supersedes the old
+   memory, which stays in ``history``. Capture writes with the store's own dedup off: its
+   key decides, so two distinct allergies are never merged by similarity.
 """
 
 from __future__ import annotations
@@ -19,13 +24,14 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any, Callable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, Field, ValidationError
 
 from langgraph_memory.background._lexicon import passes_filter, rule_classify
-from langgraph_memory.background._timeframe import resolve_timeframe, topic_of
+from langgraph_memory.background._objects import objects_of
+from langgraph_memory.background._timeframe import TOPICS, resolve_timeframe, topic_of, valid_timeframe
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupVerdict
 from langgraph_memory.store._reads import live_where, memories_plan
@@ -52,15 +58,32 @@ class Capture:
     topic: str
     action: str
     timeframe: str
-    """An ISO date (``2026-11-27``) or ``ongoing``."""
+    """An ISO date (``2026-11-27``), an ISO interval (``2027-06-01/2027-06-30``, open with
+    ``..``: ``../2027-02-28`` is "before March") or ``ongoing``."""
     sentiment: Literal["positive", "negative", "neutral"]
     entities: tuple[str, ...]
     text: str
     """The message it came from."""
+    objects: tuple[str, ...] = ()
+    """What a taste or a rule is about (``("tea", "coffee")``); empty for plans."""
 
     @property
     def key(self) -> str:
-        return f"{self.type}:{self.topic}"
+        """What a new capture replaces: a plan its action and object (``intent:call lina``),
+        a taste or a rule its objects (``constraint:peanut``)."""
+        if self.type == "intent" or not self.objects:
+            return f"{self.type}:{self.topic}"
+        return f"{self.type}:{'|'.join(self.objects)}"
+
+    def replaces(self, previous: Mapping[str, Any]) -> bool:
+        """Whether this capture is about the same thing as ``previous`` (a stored
+        capture's metadata): same type, and for a taste or a rule, an object in common."""
+        if previous.get("type") != self.type:
+            return False
+        old_objects = previous.get("objects")
+        if self.type == "intent" or not self.objects or not old_objects:
+            return previous.get("key") == self.key
+        return bool(set(self.objects) & set(old_objects))
 
 
 class CaptureSchema(BaseModel):
@@ -72,9 +95,12 @@ class CaptureSchema(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
     topic: str = Field(description="short normalised subject, e.g. 'drinks', 'call lina'")
     action: str = Field(description="the verb in the infinitive, e.g. 'prefer', 'call'")
-    timeframe: str = Field(description="ISO 8601 date if one is named, else 'ongoing'")
+    timeframe: str = Field(description="ISO 8601 date or interval (2027-06-01/2027-06-30, ../2027-02-28) "
+                           "if a time is named, else 'ongoing'")
     sentiment: Literal["positive", "negative", "neutral"]
     entities: list[str] = Field(default_factory=list, description="people, tools, places named")
+    objects: list[str] = Field(default_factory=list, description="for a preference or constraint, the things it is "
+                               "about, lowercase singular, e.g. ['tea', 'coffee'] or ['peanut']")
 
 
 @dataclass
@@ -83,6 +109,9 @@ class CaptureResult:
 
     stored: list[Memory] = field(default_factory=list)
     captures: list[Capture] = field(default_factory=list)
+    outcomes: list[tuple[Capture, Memory, str | None]] = field(default_factory=list)
+    """For each stored capture: the capture, its memory, and the id of the memory it
+    superseded (``None`` when it was new or the same statement again)."""
     filtered: int = 0
     """Messages the lexical filter stopped."""
     neutral: int = 0
@@ -103,8 +132,13 @@ def rule_classifier(text: str, now: datetime) -> dict[str, Any]:
         return {"type": "neutral", "confidence": verdict.confidence, "topic": "", "action": "",
                 "timeframe": "ongoing", "sentiment": "neutral", "entities": []}
     topic, action, entities = topic_of(text, verdict.label, verdict.cue or "")
+    # A rule's weekday ("only on Tuesdays") recurs: only a plan is for a date.
+    timeframe = resolve_timeframe(text, now) if verdict.label == "intent" else "ongoing"
+    objects = [] if verdict.label == "intent" else list(objects_of(text, verdict.cue or "", action))
+    if objects and topic not in TOPICS:
+        topic = objects[0]  # no known category: the thing itself, never a fragment of the sentence
     return {"type": verdict.label, "confidence": verdict.confidence, "topic": topic, "action": action,
-            "timeframe": resolve_timeframe(text, now), "sentiment": verdict.sentiment, "entities": entities}
+            "timeframe": timeframe, "sentiment": verdict.sentiment, "entities": entities, "objects": objects}
 
 
 class ChatModelClassifier:
@@ -160,15 +194,18 @@ def normalise(raw: Any, text: str) -> Capture | None:
     topic = _SPACE.sub(" ", parsed.topic.strip().lower())[:64]
     if not topic:
         raise InvalidMemoryError("classifier", "empty topic")
-    timeframe = parsed.timeframe.strip().lower()
-    if timeframe != "ongoing":
-        try:
-            timeframe = date.fromisoformat(timeframe[:10]).isoformat()
-        except ValueError:
-            raise InvalidMemoryError("classifier", f"timeframe {parsed.timeframe!r} is not ISO or 'ongoing'") from None
+    timeframe = valid_timeframe(parsed.timeframe)
+    if timeframe is None:
+        raise InvalidMemoryError("classifier", f"timeframe {parsed.timeframe!r} is not ISO or 'ongoing'")
     entities = tuple(dict.fromkeys(e.strip() for e in parsed.entities if isinstance(e, str) and e.strip()))[:20]
-    return Capture(parsed.type, float(parsed.confidence), topic, parsed.action.strip().lower() or "state",
-                   timeframe, parsed.sentiment, entities, text)
+    action = parsed.action.strip().lower() or "state"
+    objects: tuple[str, ...] = ()
+    if parsed.type != "intent":
+        given = [_SPACE.sub(" ", o.strip().lower())[:64] for o in parsed.objects if isinstance(o, str) and o.strip()]
+        # A model that names no object: the rules find it in the text.
+        objects = tuple(dict.fromkeys(given))[:8] or objects_of(text, rule_classify(text).cue or "", action)
+    return Capture(parsed.type, float(parsed.confidence), topic, action,
+                   timeframe, parsed.sentiment, entities, text, objects)
 
 
 def merged_confidence(old: float, new: float, same_value: bool) -> float:
@@ -231,23 +268,31 @@ class PreferenceCapture:
         return result
 
     def events(self, result: CaptureResult) -> list[dict[str, Any]]:
-        """``preference_captured`` events for the confident captures of ``result``."""
+        """``preference_captured`` events for the confident captures of ``result``: once
+        stored, each names its memory (``memory_id``) and the memory it replaced
+        (``supersedes``), so an app can ask the user to confirm or undo
+        (``store.delete(memory_id)`` / ``store.restore(supersedes)``)."""
+        stored = result.outcomes or [(c, None, None) for c in result.captures]
         return [
             {"event": "preference_captured", "capture_type": c.type, "topic": c.topic, "action": c.action,
              "timeframe": c.timeframe, "sentiment": c.sentiment, "confidence": c.confidence,
-             "entities": list(c.entities), "text": c.text}
-            for c in result.captures if c.confidence > self.event_confidence
+             "entities": list(c.entities), "objects": list(c.objects), "text": c.text,
+             "memory_id": memory.id if memory is not None else None, "supersedes": superseded}
+            for c, memory, superseded in stored if c.confidence > self.event_confidence
         ]
 
     def store_captures(self, result: CaptureResult, *, namespace: Namespace, source: Mapping[str, Any] | None = None) -> CaptureResult:
-        """Store each capture of ``result`` under its (user, topic, type) key."""
+        """Store each capture of ``result`` under its key (see :attr:`Capture.key`)."""
         validate_namespace(namespace)
         for capture in result.captures:
             try:
-                result.stored.append(self._store_one(capture, namespace, dict(source or {})))
+                memory, superseded = self._store_one(capture, namespace, dict(source or {}))
             except InvalidMemoryError as exc:
                 logger.info("preference capture not stored: %s", exc)
                 result.skip("invalid")
+                continue
+            result.stored.append(memory)
+            result.outcomes.append((capture, memory, superseded))
         return result
 
     def capture(self, texts: Sequence[str], *, namespace: Namespace, now: datetime | None = None,
@@ -256,30 +301,34 @@ class PreferenceCapture:
         validate_namespace(namespace)
         return self.store_captures(self.classify(texts, now), namespace=namespace, source=source)
 
-    def _store_one(self, capture: Capture, namespace: Namespace, source: dict[str, Any]) -> Memory:
+    def _store_one(self, capture: Capture, namespace: Namespace, source: dict[str, Any]) -> tuple[Memory, str | None]:
         memory_type = "decision" if capture.action == "decide" else MEMORY_TYPE[capture.type]
         label = {"preference": "Preference", "intent": "Intent", "constraint": "Constraint"}[capture.type]
-        when = "" if capture.timeframe == "ongoing" else f" (on {capture.timeframe})"
-        content = f"{label} ({capture.topic}){when}: {capture.text.strip()}"
-        meta = {"capture": {**asdict(capture), "entities": list(capture.entities), "key": capture.key, "captures": 1}, **source}
+        about = capture.topic if capture.type == "intent" or not capture.objects else ", ".join(capture.objects)
+        when = "" if capture.timeframe == "ongoing" else f" (when: {capture.timeframe})"
+        content = f"{label} ({about}){when}: {capture.text.strip()}"
+        meta = {"capture": {**asdict(capture), "entities": list(capture.entities), "objects": list(capture.objects),
+                            "key": capture.key, "captures": 1}, **source}
+        subjects = [capture.topic, *capture.objects, *(e.lower() for e in capture.entities)]
         memory = new_memory(content, namespace=namespace, memory_type=memory_type,
-                            subjects=[capture.topic, *(e.lower() for e in capture.entities)][:20],
+                            subjects=list(dict.fromkeys(subjects))[:20],
                             source="preference-capture", metadata=meta)
         store = self.store
         with store._writer.lock(namespace, "__captures__"):
             [existing] = store._read(memories_plan(live_where(namespace, memory_types=(memory_type,)), 1000))
-            old = next((m for m in existing if (m.metadata.get("capture") or {}).get("key") == capture.key), None)
+            old = next((m for m in existing if capture.replaces(m.metadata.get("capture") or {})), None)
             if old is None:
-                return store._writer.write_many([memory], [None], dedup=False, build_index=False)[0].memory
+                # The store's similarity dedup stays off: the key decides (two allergies
+                # are close in embedding space and must both stay).
+                return store._writer.write_many([memory], [None], dedup=False, build_index=False)[0].memory, None
             previous = old.metadata["capture"]
             same = previous.get("text", "").strip().lower() == capture.text.strip().lower()
             merged = {**meta["capture"], "captures": int(previous.get("captures", 1)) + 1,
                       "confidence": merged_confidence(float(previous.get("confidence", 0.5)), capture.confidence, same)}
             if same:
                 store._backend.set_payload([old.id], {"metadata": {**old.metadata, "capture": merged}})
-                return old.evolve(metadata={**old.metadata, "capture": merged})
+                return old.evolve(metadata={**old.metadata, "capture": merged}), None
             memory = memory.evolve(metadata={**meta, "capture": merged})
             [(dense, sparse)] = store._writer.embed_memories([memory], [None])
-            verdict = DedupVerdict("correction", f"a new capture of {capture.key} replaces the previous one")
-            return store._writer._supersede(old, memory, dense, sparse, verdict).memory
-
+            verdict = DedupVerdict("correction", f"a new capture of {capture.key} replaces {previous.get('key')}")
+            return store._writer._supersede(old, memory, dense, sparse, verdict).memory, old.id

@@ -1,0 +1,124 @@
+"""What a preference or a restriction is about (its objects), EN and FR, rule-based.
+
+Capture keys a taste or a rule by its objects, not by a coarse topic: "I'm allergic to
+peanuts" and "I can't eat gluten" are two rules (objects ``peanut`` and ``gluten``), while
+"I prefer tea over coffee" and "actually I now prefer coffee over tea" are one taste that
+changed (objects ``tea``, ``coffee`` on both). An object is a short noun phrase: the words
+after the cue, past articles, fillers and light verbs ("eat", "boire"), up to the next
+preposition or punctuation; a comparison ("over", "rather than", "plutôt que", "prefer X
+to Y", "préférer X à Y") names a second object. A limit ("no more than 30 minutes") is
+keyed by what it limits and its unit.
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_memory.background._lexicon import _LIMITS
+
+__all__ = ["objects_of"]
+
+_FLAGS = re.IGNORECASE | re.UNICODE
+_WORD = re.compile(r"[^\W\d_][\w-]*|\d+(?:[.,]\d+)?", _FLAGS)
+_ELISION = re.compile(r"^(?:d|l|j|qu|m|t|s|n|c)['’]", _FLAGS)
+
+# Words that never start or make an object: articles, pronouns, fillers, light verbs.
+_SKIP = set("""
+a an the some any my your our his her their this that these those it its i i'm me we us you
+to of with about for from in on at by into onto as
+really actually now also much very quite so just even still always never ever anymore any more no not
+don't do does did be is are am was were been being have has had having get gets got getting
+eat eating drink drinking take taking use using make making go going do doing own keep
+thing things stuff something anything everything one ones kind sort lot lots
+le la les un une des de du d l au aux à en y et ou ce cet cette ces c ça cela mon ma mes ton ta tes son sa ses
+notre nos votre vos leur leurs je j me m moi tu te toi il elle on nous vous ils elles ne n pas plus jamais que qu
+vraiment maintenant aussi beaucoup plutôt toujours trop très bien encore désormais
+manger mange boire bois prendre prends utiliser utilise avoir ai as a être suis est faire fais
+truc genre chose choses
+propose proposer suggest suggère suggérer send envoie envoyer recommend recommande recommander give donne donner
+show montre montrer offer offre offrir stay away steer clear can could will won't would should must may might
+peux peut veux veut dois doit spend
+""".split())
+# Words that end an object once it has begun.
+_END = set("""
+in on at for from with when because since so but and or especially except than over then if while during
+after before until by per a an the to of this that
+since until without like per
+dans sur pour avec quand parce puisque mais et ou surtout sauf que plutôt pendant après avant jusqu par depuis
+chez vers sans sous entre comme
+le la les un une des de du d l au aux à en
+""".split())
+_COMPARE = re.compile(
+    r"\b(?:over|rather than|instead of|more than|than|plutôt que|plutôt qu['’]|au lieu d[eu']|à la place d[eu']|"
+    r"plus que)\b", _FLAGS)
+_PREFER_TO = re.compile(r"\b(?:to|à|au|aux)\b", _FLAGS)
+_NUMBER_UNIT = re.compile(r"\d+(?:[.,]\d+)?\s+([^\W\d_]+)|\b(?:deux|trois|two|three|four|five|ten|dix|vingt|trente)\s+([^\W\d_]+)", _FLAGS)
+# Cues that say what suits the user, after the thing: "golf isn't for me", "le jazz, pas mon truc".
+_SUITS_CUE = re.compile(r"\b(?:thing|jam|cup of tea|truc|genre|kif|for me|pour moi)\b", _FLAGS)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word[-1] in "sx" and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _tokens(text: str) -> list[str]:
+    words = []
+    for raw in _WORD.findall(text.replace("’", "'")):
+        word = _ELISION.sub("", raw.lower())
+        if len(word) > 1 or word.isdigit():
+            words.append(word)
+    return words
+
+
+def _phrase(text: str, limit: int = 2) -> str:
+    """The first noun phrase of ``text``: up to ``limit`` content words."""
+    words: list[str] = []
+    for token in re.split(r"[,.;:!?()\[\]\"]", text, maxsplit=1)[0].split():
+        for word in _tokens(token):
+            if words and (word in _END or len(words) >= limit):
+                return " ".join(words)
+            if word in _SKIP or word in _END or word.isdigit():
+                continue
+            words.append(_singular(word))
+    return " ".join(words)
+
+
+def objects_of(text: str, cue: str, action: str = "") -> tuple[str, ...]:
+    """The objects a taste or a rule in ``text`` is about, given the ``cue`` the rules
+    matched ("prefer", "allergic", "don't drive", "pas mon truc") and its ``action``.
+
+    Never empty for a non-empty text: when nothing follows the cue, the cue's own verb
+    ("drive") or the words before it ("le jazz, c'est pas mon truc") name the object."""
+    low = text.replace("’", "'")
+    at = low.lower().find(cue.lower()) if cue else -1
+    before, after = (low[:at], low[at + len(cue):]) if at >= 0 else ("", low)
+    if _SUITS_CUE.search(cue) and _phrase(before.split(",")[0]):
+        return (_phrase(before.split(",")[0]),)
+    if _LIMITS.search(cue):
+        unit = _NUMBER_UNIT.search(cue + after)
+        unit_word = _singular((unit.group(1) or unit.group(2)).lower()) if unit else ""
+        what = _phrase(before, 1) or (_phrase((cue + after)[unit.end():], 1) if unit else "")
+        named = " ".join(dict.fromkeys(p for p in (what, unit_word) if p))
+        if named:
+            return (named,)
+    own = [w for w in _tokens(cue) if w not in _SKIP and w not in _END]
+    first = next(iter(_tokens(after)), "")
+    # "Ne m'appelle jamais avant 9 h", "pas de réunions avant 10 h": the verb or the noun
+    # is in the cue and what follows is a complement.
+    if own and len(cue.split()) > 1 and (not first or first in _END):
+        return (_singular(own[-1]),)
+    parts = _COMPARE.split(after)
+    if len(parts) == 1 and action == "prefer":
+        parts = _PREFER_TO.split(after, maxsplit=1)
+        if not _phrase(parts[0]):  # "prefer to work": an infinitive, not a comparison
+            parts = [after]
+    objects = [p for p in (_phrase(part) for part in parts[:2]) if p]
+    if not objects and own:
+        objects = [_singular(own[-1])]
+    if not objects:
+        objects = [p for p in (_phrase(before.split(",")[0]),) if p]
+    if not objects:
+        objects = [_phrase(low, 2) or "general"]
+    return tuple(dict.fromkeys(objects))
