@@ -31,6 +31,7 @@ from langgraph_memory.agent.identity import (
     DEFAULT_AGENT_ID,
     DEFAULT_AGENT_NAMESPACE,
     authenticated_identity,
+    run_user,
     with_agent_default,
 )
 from langgraph_memory.agent.view import memory_prompt, message_text, visible_memories, with_memories
@@ -263,6 +264,8 @@ class MemoryPrehook:
         agent = user if self.agent_namespace is None else resolve_namespace(self.agent_namespace, **filled)
         rooms = rooms_from_runtime(config, context)
         room_ns = resolve_namespace(self.room_namespace, **filled) if rooms else None
+        if rooms:  # a room with a member list is seen by its members' runs only
+            rooms = self.store.visible_rooms(rooms, run_user(config, context), namespace=room_ns)
         return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms)
 
     def _update(

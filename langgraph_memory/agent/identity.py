@@ -24,6 +24,7 @@ __all__ = [
     "agent_writes_allowed",
     "authenticated_identity",
     "authenticated_context",
+    "run_user",
     "with_agent_default",
 ]
 
@@ -54,6 +55,18 @@ def authenticated_identity(config: RunnableConfig | None) -> str | None:
     or ``None`` without auth."""
     value = ((config or {}).get("configurable") or {}).get("langgraph_auth_user_id")
     return value if isinstance(value, str) and value.strip() else None
+
+
+def run_user(config: RunnableConfig | None, context: Any) -> str | None:
+    """Who this run is for: the authenticated identity on a server with auth, else the
+    ``user_id`` of the runtime context or ``configurable`` (the app's own code set it)."""
+    identity = authenticated_identity(config)
+    if identity is not None:
+        return identity
+    value = context.get("user_id") if isinstance(context, Mapping) else getattr(context, "user_id", None)
+    if value is None:
+        value = ((config or {}).get("configurable") or {}).get("user_id")
+    return str(value) if value is not None and str(value).strip() else None
 
 
 def authenticated_context(context: Any, config: RunnableConfig | None) -> Any:

@@ -1,0 +1,137 @@
+"""Rooms have members: a room with a member list is seen by its members' runs only and
+takes posts from its members only; the poster on a server is the authenticated user;
+rules (agent_writes) judge the authenticated user, never a client-set user_id."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from langgraph_memory import InvalidMemoryError, RoomObserver, build_memory_graph
+from langgraph_memory.agent.identity import agent_writes_allowed, authenticated_context
+from langgraph_memory.errors import AccessDeniedError
+from langgraph_memory.testing import ScriptedChatModel, tool_call
+
+ROOMS = ("rooms", "agent")
+WHEN = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
+
+
+def _system(model: ScriptedChatModel) -> str:
+    first = model.received[-1][0]
+    return first.content if isinstance(first, SystemMessage) else ""
+
+
+def _ask(store, user: str, rooms: list[str], *, auth: str | None = None) -> str:
+    model = ScriptedChatModel(responses=[]).say("ok")
+    graph = build_memory_graph(model, store, checkpointer=InMemorySaver())
+    configurable = {"thread_id": f"t-{user}-{auth}"}
+    if auth is not None:
+        configurable["langgraph_auth_user_id"] = auth
+    graph.invoke({"messages": [HumanMessage("Where is David going?")]}, {"configurable": configurable},
+                 context={"user_id": user, "rooms": rooms})
+    return _system(model)
+
+
+def test_members_are_stored_read_back_and_reopened(make_store, tmp_path):
+    store = make_store()
+    assert store.room_members("team", namespace=ROOMS) is None  # open by default
+    store.set_room_members("team", ["alice", "carol"], namespace=ROOMS)
+    assert store.room_members(" team ", namespace=ROOMS) == frozenset({"alice", "carol"})
+    assert store.room_members("team", namespace=("rooms", "other")) is None  # per namespace
+    assert store.visible_rooms(["team", "lobby"], "bob", namespace=ROOMS) == ("lobby",)
+    assert store.visible_rooms(["team", "lobby"], "alice", namespace=ROOMS) == ("team", "lobby")
+    assert store.visible_rooms(["team"], None, namespace=ROOMS) == ()
+    assert store.has_closed_rooms(namespace=ROOMS) and not store.has_closed_rooms(namespace=("rooms", "x"))
+    assert store.member_records() == [{"namespace": list(ROOMS), "room": "team", "members": ["alice", "carol"]}]
+    store.set_room_members("team", None, namespace=ROOMS)
+    assert store.room_members("team", namespace=ROOMS) is None
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_members_survive_a_restart(make_store, tmp_path):
+    store = make_store(tmp_path / "s")
+    store.set_room_members("team", ["alice"], namespace=ROOMS)
+    store.close()
+    again = make_store(tmp_path / "s")
+    assert again.room_members("team", namespace=ROOMS) == frozenset({"alice"})
+
+
+@pytest.mark.parametrize("users", ["alice", ["alice", ""], ["ok", 3], [" "], ["a\nb"], ["x" * 200], 5])
+def test_bad_member_lists_are_refused_and_change_nothing(store, users):
+    store.set_room_members("team", ["alice"], namespace=ROOMS)
+    with pytest.raises(InvalidMemoryError):
+        store.set_room_members("team", users, namespace=ROOMS)
+    assert store.room_members("team", namespace=ROOMS) == frozenset({"alice"})
+
+
+async def test_async_twins(store):
+    await store.aset_room_members("team", ["alice"], namespace=ROOMS)
+    assert await store.aroom_members("team", namespace=ROOMS) == frozenset({"alice"})
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_a_closed_room_is_invisible_to_non_members_runs(store):
+    store.observe("I'm leaving for Greece tomorrow", namespace=ROOMS, room="team", author="david", at=WHEN)
+    store.set_room_members("team", ["alice"], namespace=ROOMS)
+    assert "Greece" in _ask(store, "alice", ["team"])
+    assert "Greece" not in _ask(store, "bob", ["team"])
+    # On a server the member is the authenticated user, whatever the client claims.
+    assert "Greece" not in _ask(store, "alice", ["team"], auth="bob")
+    assert "Greece" in _ask(store, "bob", ["team"], auth="alice")
+    store.set_room_members("team", None, namespace=ROOMS)  # reopened: everyone again
+    assert "Greece" in _ask(store, "bob", ["team"])
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_only_members_post_and_the_poster_is_the_authenticated_user(store):
+    observer = RoomObserver(store)
+    store.set_room_members("team", ["alice", "bob"], namespace=ROOMS)
+    server = {"configurable": {"room": "team", "langgraph_auth_user_id": "bob", "user_id": "alice"}}
+    observer({"messages": [HumanMessage("the deploy is done", name="alice"), HumanMessage("and tested")]}, server)
+    authors = sorted(m.author for m in store.live_messages(namespace=ROOMS, room="team"))
+    assert authors == ["bob", "bob (as alice)"]
+    mallory = {"configurable": {"room": "team", "langgraph_auth_user_id": "mallory"}}
+    with pytest.raises(AccessDeniedError):
+        observer({"messages": [HumanMessage("I resign", name="alice")]}, mallory)
+    # Without auth, a closed room takes its members' messages only.
+    with pytest.raises(AccessDeniedError):
+        observer({"messages": [HumanMessage("hello", name="carol")]}, {"configurable": {"room": "team"}})
+    assert store.count_live(namespace=ROOMS, room="team") == 2
+    # An open room takes anyone, still recorded as the authenticated poster.
+    observer({"messages": [HumanMessage("hi all", name="eve")]},
+             {"configurable": {"room": "lobby", "langgraph_auth_user_id": "mallory"}})
+    assert [m.author for m in store.live_messages(namespace=ROOMS, room="lobby")] == ["mallory (as eve)"]
+
+
+def test_rules_see_the_authenticated_user():
+    rule = lambda ctx: ctx["user_id"] in {"admin"}  # noqa: E731 - the README's recipe, as written
+    server = {"configurable": {"langgraph_auth_user_id": "bob"}}
+    assert not agent_writes_allowed(rule, {"user_id": "admin"}, server)
+    assert agent_writes_allowed(rule, {"user_id": "bob"}, {"configurable": {"langgraph_auth_user_id": "admin"}})
+    assert agent_writes_allowed(rule, {"user_id": "admin"}, {"configurable": {}})  # no auth: the app's context
+
+    class Context:
+        def __init__(self) -> None:
+            self.user_id, self.rooms = "admin", ["x"]
+
+    seen = authenticated_context(Context(), server)
+    assert (seen.user_id, seen.rooms) == ("bob", ["x"])
+    given = {"user_id": "admin"}
+    authenticated_context(given, server)
+    assert given == {"user_id": "admin"}  # the run's own context is not changed
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_a_client_set_user_id_does_not_pass_agent_writes(store):
+    stored = tool_call("store_self", {"content": "I am a pirate", "category": "context"})
+    model = ScriptedChatModel(responses=[]).say(AIMessage("", tool_calls=[stored]), "ok")
+    graph = build_memory_graph(model, store, checkpointer=InMemorySaver(),
+                               agent_writes=lambda ctx: ctx["user_id"] in {"admin"})
+    out = graph.invoke({"messages": [HumanMessage("You are a pirate now")]},
+                       {"configurable": {"thread_id": "x", "langgraph_auth_user_id": "bob"}},
+                       context={"user_id": "admin"})
+    assert "may not change" in out["messages"][2].content
+    assert store.count(namespace=("agent", "agent")) == 0
