@@ -62,6 +62,8 @@ FORGET = re.compile(
     r"^\s*(?:please\s+)?(?:(?P<en>forget)(?:\s+that)?|(?P<fr>oublie)(?:\s+que\s+|\s+qu'|\s+))\s*(?P<fact>.+?)[\s.!]*$",
     re.IGNORECASE | re.DOTALL,
 )
+# "remember about yourself that X" -> store X as the agent's own (``self``) memory.
+REMEMBER_SELF = re.compile(r"^\s*remember about yourself(?:\s+that)?\s+(?P<fact>.+?)[\s.!]*$", re.IGNORECASE | re.DOTALL)
 # One line of the rendered <memories> block: '- [tag] (id: <id>, <date>) "<content>"' (the
 # content is a JSON string).
 MEMORY_LINE = re.compile(r"^- \[(?P<tag>[^\]]+)\] \(id: (?P<id>[^,]+), [^)]*\) (?P<content>\".*\")$")
@@ -135,6 +137,7 @@ class OfflineMemoryModel(BaseChatModel):
     """A deterministic chat model for offline Studio sessions, no LLM needed.
 
     * "remember that X" / "retiens que X": calls ``store_memory`` with X;
+    * "remember about yourself that X": calls ``store_self`` with X (the agent's identity);
     * "forget X" / "oublie X": calls ``delete_memory`` on the shown memory sharing the most
       words with X;
     * after a tool result: confirms in one line;
@@ -174,6 +177,8 @@ class OfflineMemoryModel(BaseChatModel):
             if last.status == "error":
                 return AIMessage(f"{'Ça n’a pas marché' if french else 'That did not work'}: {_text(last)}")
             return AIMessage(f"{'C’est noté.' if french else 'Noted.'} {_text(last)}")
+        if (m := REMEMBER_SELF.match(said)) is not None:
+            return _call("store_self", {"content": m.group("fact"), "category": "context"})
         if (m := REMEMBER.match(said)) is not None:
             return _call("store_memory", {"content": m.group("fact")})
         shown = shown_memories(messages)
