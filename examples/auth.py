@@ -1,8 +1,8 @@
 """The reference memory agent for many users: token auth plus ``protect_store``.
 
-``examples/langgraph_auth.json`` serves it::
+``langgraph_auth.json`` serves it::
 
-    langgraph dev --no-reload --config examples/langgraph_auth.json
+    langgraph dev --no-reload --config langgraph_auth.json
 
 Every request needs ``Authorization: Bearer <token>``; the server then knows who the user
 is, and:

@@ -67,8 +67,9 @@ REMEMBER_SELF = re.compile(r"^\s*remember about yourself(?:\s+that)?\s+(?P<fact>
 # One line of the rendered <memories> block: '- [tag] (id: <id>, <date>) "<content>"' (the
 # content is a JSON string).
 MEMORY_LINE = re.compile(r"^- \[(?P<tag>[^\]]+)\] \(id: (?P<id>[^,]+), [^)]*\) (?P<content>\".*\")$")
-# One line of the live room block: '• <author> (<dd/mm HH:MM>): "<text>"' (the text is a JSON string).
-LIVE_LINE = re.compile(r"^• (?P<author>[^(]+) \((?P<at>[^)]*)\): (?P<text>\".*\")$")
+# One line of the live room block: '• <author> (<dd/mm HH:MM>): "<text>"' (the text is a JSON string; the
+# author may hold parentheses: "bob (as alice)").
+LIVE_LINE = re.compile(r"^• (?P<author>.+?) \((?P<at>[^()]*)\): (?P<text>\".*\")$")
 # One line of the digest's transcript: "[dd/mm/YYYY HH:MM] author: text".
 TRANSCRIPT_LINE = re.compile(r"^\[(?P<at>[^\]]+)\] (?P<author>[^:]+): (?P<text>.+)$")
 DIGEST_PROMPT = "You read messages overheard in the group chat room"

@@ -91,8 +91,9 @@ def test_only_members_post_and_the_poster_is_the_authenticated_user(store):
     store.set_room_members("team", ["alice", "bob"], namespace=ROOMS)
     server = {"configurable": {"room": "team", "langgraph_auth_user_id": "bob", "user_id": "alice"}}
     observer({"messages": [HumanMessage("the deploy is done", name="alice"), HumanMessage("and tested")]}, server)
-    authors = sorted(m.author for m in store.live_messages(namespace=ROOMS, room="team"))
-    assert authors == ["bob", "bob (as alice)"]
+    messages = store.live_messages(namespace=ROOMS, room="team")
+    assert sorted((m.author, m.poster, m.shown_author) for m in messages) == [
+        ("alice", "bob", "bob (as alice)"), ("bob", "bob", "bob")]
     mallory = {"configurable": {"room": "team", "langgraph_auth_user_id": "mallory"}}
     with pytest.raises(AccessDeniedError):
         observer({"messages": [HumanMessage("I resign", name="alice")]}, mallory)
@@ -103,7 +104,10 @@ def test_only_members_post_and_the_poster_is_the_authenticated_user(store):
     # An open room takes anyone, still recorded as the authenticated poster.
     observer({"messages": [HumanMessage("hi all", name="eve")]},
              {"configurable": {"room": "lobby", "langgraph_auth_user_id": "mallory"}})
-    assert [m.author for m in store.live_messages(namespace=ROOMS, room="lobby")] == ["mallory (as eve)"]
+    assert [m.shown_author for m in store.live_messages(namespace=ROOMS, room="lobby")] == ["mallory (as eve)"]
+    # Without auth the poster is unknown: the author as given.
+    observer({"messages": [HumanMessage("hi", name="eve")]}, {"configurable": {"room": "lobby2"}})
+    assert [(m.poster, m.shown_author) for m in store.live_messages(namespace=ROOMS, room="lobby2")] == [(None, "eve")]
 
 
 def test_rules_see_the_authenticated_user():

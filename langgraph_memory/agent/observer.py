@@ -36,9 +36,9 @@ class RoomObserver:
     run's room (``room`` in the context or ``configurable``, else the first of ``rooms``),
     with the author from ``message.name``, else the run's ``user_id``. It changes no state.
 
-    On a server with auth the poster is the authenticated identity: a message whose
-    ``name`` differs is recorded with the author ``"<poster> (as <name>)"``, so neither the
-    live block nor the digest takes it for the named person's. A room with a member list
+    On a server with auth the poster is the authenticated identity, recorded beside the
+    author: a message whose ``name`` differs is shown as ``"<poster> (as <name>)"`` in the
+    live block and the digest, so neither takes it for the named person's. A room with a member list
     (:meth:`~langgraph_memory.MemoryStore.set_room_members`) takes messages from its members
     only (without auth: from member authors only); others raise
     :class:`~langgraph_memory.errors.AccessDeniedError` and nothing is observed.
@@ -99,9 +99,7 @@ class RoomObserver:
                 continue
             if members is not None and (poster or author) not in members:
                 raise AccessDeniedError(f"{poster or author!r} is not a member of room {room!r}: nothing was observed")
-            if poster is not None and author != poster:
-                author = f"{poster} (as {author})"
-            batch.append({"text": _content(message), "author": author, "room": room,
+            batch.append({"text": _content(message), "author": author, "room": room, "poster": poster,
                           "at": datetime.now(timezone.utc)})
         return list(reversed(batch))
 

@@ -132,7 +132,7 @@ def render_live(live: Sequence[RoomMessage], timezone: str | None = None) -> str
         )
         for m in live:
             if m.room == room:
-                author = json.loads(render_line(str(m.author)))  # one line of data, unquoted
+                author = json.loads(render_line(str(m.shown_author)))  # one line of data, unquoted
                 lines.append(f"• {author} ({_time(m.timestamp, zone)}): {render_line(m.content)}")
     lines.append("</live_room_context>")
     return "\n".join(lines)

@@ -129,7 +129,7 @@ def _local_lock(store: Any, key: str) -> threading.Lock:
 
 def _transcript(messages: Sequence[RoomMessage], zone: ZoneInfo) -> str:
     return "\n".join(
-        f"[{m.timestamp.astimezone(zone):%d/%m/%Y %H:%M}] {m.author}: {m.content.replace(chr(10), ' ')}"
+        f"[{m.timestamp.astimezone(zone):%d/%m/%Y %H:%M}] {m.shown_author}: {m.content.replace(chr(10), ' ')}"
         for m in messages
     )
 

@@ -50,6 +50,16 @@ class RoomMessage:
     namespace: Namespace
     score: float | None = None
     """Cosine to the query, for messages found by :meth:`RoomMessages.search_live`."""
+    poster: str | None = None
+    """Who posted it when known (on a server with auth: the authenticated user)."""
+
+    @property
+    def shown_author(self) -> str:
+        """The author as the live block and the digest show it: ``"bob (as alice)"`` when
+        the poster wrote under another name, so nobody takes it for alice's."""
+        if self.poster is None or self.poster == self.author:
+            return self.author
+        return f"{self.poster} (as {self.author})"
 
     @classmethod
     def from_point(cls, point: StoredPoint, score: float | None = None) -> "RoomMessage":
@@ -57,7 +67,7 @@ class RoomMessage:
         return cls(
             id=point.id, content=p["content"], author=p["author"], room=p["room"],
             timestamp=datetime.fromtimestamp(p["created_at"], tz=timezone.utc),
-            namespace=tuple(p["namespace_parts"]), score=score,
+            namespace=tuple(p["namespace_parts"]), score=score, poster=p.get("poster"),
         )
 
 
@@ -104,13 +114,14 @@ class RoomMessages:
 
     def _room_point(
         self, text: Any, namespace: Namespace, room: Any, author: Any, at: Any,
-        agent_names: Sequence[str] | None,
+        agent_names: Sequence[str] | None, poster: Any = None,
     ) -> StoredPoint | None:
         content = validate_content(text)
         if len(content) > MAX_CONTENT_CHARS:
             raise InvalidMemoryError("text", f"at most {MAX_CONTENT_CHARS} characters")
         ns = validate_namespace(namespace)
         room, author, when = _name("room", room), _name("author", author), _when(at)
+        poster = None if poster is None else _name("poster", poster)
         names = self.agent_names if agent_names is None else tuple(agent_names)
         if addresses(content, names):
             return None
@@ -119,6 +130,8 @@ class RoomMessages:
             "room": room, "author": author, "content": content,
             "created_at": when.timestamp(), "timestamp": when.isoformat(),
         }
+        if poster is not None:
+            payload["poster"] = poster
         return StoredPoint(str(uuid.uuid4()), payload)
 
     def observe(
@@ -163,7 +176,8 @@ class RoomMessages:
         agent_names: Sequence[str] | None = None,
     ) -> list[str | None]:
         """Index many messages with one embedding batch. Each is a dict with ``text``,
-        ``author`` and optionally ``at`` and ``room`` (default ``room``). All are validated
+        ``author`` and optionally ``at``, ``room`` (default ``room``) and ``poster`` (who
+        posted it, when that is known and may differ from ``author``). All are validated
         before anything is written; returns one id (or ``None``, skipped) per message."""
         if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
             raise InvalidMemoryError("messages", "expected a list of dicts")
@@ -173,7 +187,8 @@ class RoomMessages:
                 raise InvalidMemoryError(f"messages[{i}]", "expected a dict with text and author")
             try:
                 points.append(self._room_point(
-                    m.get("text"), namespace, m.get("room", room), m.get("author"), m.get("at"), agent_names))
+                    m.get("text"), namespace, m.get("room", room), m.get("author"), m.get("at"), agent_names,
+                    m.get("poster")))
             except InvalidMemoryError as exc:
                 raise InvalidMemoryError(f"messages[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from exc
         kept = [p for p in points if p is not None]
