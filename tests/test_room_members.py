@@ -139,3 +139,37 @@ def test_a_client_set_user_id_does_not_pass_agent_writes(store):
                        context={"user_id": "admin"})
     assert "may not change" in out["messages"][2].content
     assert store.count(namespace=("agent", "agent")) == 0
+
+
+def test_member_lists_travel_with_export_and_import(make_store, tmp_path):
+    import io
+    import json
+
+    from langgraph_memory.store._transfer import ImportFormatError, export_jsonl, import_jsonl
+
+    source = make_store(tmp_path / "a")
+    source.remember("alice likes tea", namespace=("memories", "alice"))
+    source.set_room_members("team", ["alice", "bob"], namespace=ROOMS)
+    source.set_room_members("ops", ["ops"], namespace=("rooms", "other"))
+    out = io.StringIO()
+    summary = export_jsonl(source, out)
+    assert (summary.records, summary.room_members) == (1, 2)
+    path = tmp_path / "export.jsonl"
+    path.write_text(out.getvalue())
+    only = io.StringIO()
+    assert export_jsonl(source, only, namespace=ROOMS).room_members == 1
+    assert '"team"' in only.getvalue() and '"ops"' not in only.getvalue()
+
+    target = make_store(tmp_path / "b")
+    assert import_jsonl(target, path).room_members == 2
+    assert target.room_members("team", namespace=ROOMS) == frozenset({"alice", "bob"})
+    assert target.room_members("ops", namespace=("rooms", "other")) == frozenset({"ops"})
+    assert target.count(namespace=("memories", "alice")) == 1
+
+    bad = out.getvalue().replace('"members":["alice","bob"]', '"members":"alice"')
+    path.write_text(bad)
+    fresh = make_store(tmp_path / "c")
+    with pytest.raises(ImportFormatError):
+        import_jsonl(fresh, path)
+    assert fresh.room_members("team", namespace=ROOMS) is None and fresh.count(namespace=("memories", "alice")) == 0
+    assert json.loads(out.getvalue().splitlines()[-1])["room_members"]["room"] in {"team", "ops"}

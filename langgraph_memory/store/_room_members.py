@@ -18,10 +18,12 @@ from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
 from langgraph_memory.store.records import Namespace, namespace_key, validate_namespace
 
-__all__ = ["MEMBERS_COLLECTION", "MAX_MEMBERS", "RoomMembers", "check_members"]
+__all__ = ["EXPORT_KEY", "MEMBERS_COLLECTION", "MAX_MEMBERS", "RoomMembers", "check_members", "parse_export_line"]
 
 MEMBERS_COLLECTION = "room_members"
 MAX_MEMBERS = 10_000
+EXPORT_KEY = "room_members"
+"""An export line ``{"room_members": {"namespace": [...], "room": ..., "members": [...]}}``."""
 _ID_SPACE = uuid.UUID("6f0d3c1e-3a51-4f6e-9a43-2b0d3c7e8a11")
 
 
@@ -46,6 +48,23 @@ def check_members(users: Any) -> frozenset[str]:
     return frozenset(members)
 
 
+def parse_export_line(obj: Any) -> tuple[Namespace, str, frozenset[str]] | None:
+    """A member list line of an export as ``(namespace, room, members)``; ``None`` when
+    ``obj`` is another kind of line.
+
+    Raises:
+        InvalidMemoryError: a malformed member list line.
+    """
+    if not isinstance(obj, dict) or EXPORT_KEY not in obj:
+        return None
+    body = obj[EXPORT_KEY]
+    if len(obj) != 1 or not isinstance(body, dict) or set(body) != {"namespace", "room", "members"}:
+        raise InvalidMemoryError(EXPORT_KEY, 'expected {"room_members": {"namespace": [...], "room": ..., "members": [...]}}')
+    namespace = body["namespace"]
+    ns = validate_namespace(tuple(namespace) if isinstance(namespace, list) else namespace)
+    return ns, _name("room", body["room"]), check_members(body["members"])
+
+
 class RoomMembers:
     """Room membership, mixed into :class:`~langgraph_memory.MemoryStore`."""
 
@@ -67,6 +86,7 @@ class RoomMembers:
             return
         members = check_members(users)
         payload = {"namespace": namespace_key(ns), "namespace_parts": list(ns), "status": "live",
+                   "ns_prefixes": [namespace_key(ns[:i]) for i in range(1, len(ns) + 1)],
                    "room": name, "members": sorted(members)}
         self._members_backend().upsert([StoredPoint(record, payload)])
 
