@@ -12,6 +12,8 @@ is, and:
 * ``protect_store(auth, ...)`` (the one line an app adds) limits the store API
   (``client.store.*``, Studio's memory view) to the user's own memories, reads of the
   agent's identity and the rooms they may see; anonymous requests get 401;
+* threads and crons are their owner's (LangGraph's own resource rule, below): a thread's
+  messages and memory ledger are nobody else's to read;
 * the agent's own ``self``/``goal`` memories change only in runs of ``ADMINS``: the rule
   below receives the run's context with ``user_id`` set to the authenticated identity;
 * a room with members (``store.set_room_members``) is seen and posted to by its members only.
@@ -50,6 +52,27 @@ async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
     return {"identity": user}
 
 
+@auth.on.threads
+async def own_threads(ctx: Auth.types.AuthContext, value: dict) -> Auth.types.FilterType:
+    """Threads (their messages and memory ledgers) and their runs are their owner's:
+    tagged with the owner on create, filtered by owner on every read, search and run."""
+    owner = {"owner": ctx.user.identity}
+    metadata = value.setdefault("metadata", {}) if isinstance(value, dict) else None
+    if isinstance(metadata, dict):
+        metadata.update(owner)
+    return owner
+
+
+auth.on.crons(own_threads)
+
+
+@auth.on.assistants
+async def shared_assistants(ctx: Auth.types.AuthContext, value: dict) -> bool:
+    """Everyone may use the served assistants; only admins change them."""
+    return ctx.action in ("read", "search") or ctx.user.identity in ADMINS
+
+
+# The one line that keeps each user's memories theirs on the store API (client.store.*).
 policy = protect_store(auth, admins=ADMINS, store=base_store)
 
 graph = build_memory_graph(make_model(), store, context_schema=UserContext,

@@ -133,6 +133,12 @@ def test_each_user_reaches_only_their_own_memories_through_the_store_api(server,
     report = bob.runs.wait(None, "digest", input={"rooms": ["team"]})["reports"][0]
     assert "not a member" in report["error"]
 
+    # Threads (messages and memory ledgers) are their owner's too (the example's thread rule).
+    mine = alice.threads.search(limit=100)
+    assert mine and all(t["metadata"].get("owner") == "alice" for t in mine)
+    assert not any("Lina" in str(t.get("values")) for t in bob.threads.search(limit=100))
+    assert _status(lambda: bob.threads.get_state(mine[0]["thread_id"])) == 404
+
     stop(server["proc"])
     from langgraph_memory import MemoryStore
 
