@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -173,3 +174,27 @@ def test_member_lists_travel_with_export_and_import(make_store, tmp_path):
         import_jsonl(fresh, path)
     assert fresh.room_members("team", namespace=ROOMS) is None and fresh.count(namespace=("memories", "alice")) == 0
     assert json.loads(out.getvalue().splitlines()[-1])["room_members"]["room"] in {"team", "ops"}
+
+
+_any = st.one_of(st.none(), st.text(max_size=20), st.integers(), st.lists(st.one_of(st.text(max_size=10), st.integers(),
+                                                                                    st.none()), max_size=4))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(room=_any, users=_any, namespace=st.one_of(st.just(ROOMS), st.lists(st.text(max_size=6), max_size=3).map(tuple)))
+def test_any_member_list_is_stored_or_refused_with_a_typed_error(fake_stores, room, users, namespace):
+    for store in fake_stores.values():
+        try:
+            before = store.room_members(room, namespace=namespace)
+        except InvalidMemoryError:
+            before = "invalid"
+        try:
+            store.set_room_members(room, users, namespace=namespace)
+        except InvalidMemoryError:
+            after = "invalid" if before == "invalid" else store.room_members(room, namespace=namespace)
+            assert after == before  # a refusal changes nothing
+            continue
+        assert store.room_members(room, namespace=namespace) == (None if users is None else frozenset(users))
+        visible = store.visible_rooms([room], "someone", namespace=namespace)
+        assert visible == ((room.strip(),) if users is None or "someone" in users else ())
+        store.set_room_members(room, None, namespace=namespace)
