@@ -111,6 +111,7 @@ def test_room_namespaces_follow_membership(store):
     assert policy.allows("bob", "read", ROOMS) and not policy.allows("bob", "write", ROOMS)
     store.set_room_members("team", ["alice"], namespace=ROOMS)
     assert not policy.allows("bob", "read", ROOMS)  # digest facts of a closed room live there
+    assert policy.allows("alice", "read", ROOMS)  # no room there is closed to her
     assert policy.allows("alice", "read", ROOMS + ("team",))
     assert not policy.allows("bob", "read", ROOMS + ("team",))
     assert policy.allows("bob", "read", ROOMS + ("lobby",))

@@ -198,3 +198,17 @@ def test_any_member_list_is_stored_or_refused_with_a_typed_error(fake_stores, ro
         visible = store.visible_rooms([room], "someone", namespace=namespace)
         assert visible == ((room.strip(),) if users is None or "someone" in users else ())
         store.set_room_members(room, None, namespace=namespace)
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_digested_facts_are_hidden_while_a_room_of_their_namespace_is_closed_to_the_user(store):
+    # Facts do not record the room they were digested from: while any room of the
+    # namespace is closed to a user, none of its facts reach that user's runs.
+    store.remember("David is moving to Greece in March", namespace=ROOMS, memory_type="event")
+    store.observe("the coffee machine is fixed", namespace=ROOMS, room="lobby", author="tom", at=WHEN)
+    assert "Greece" in _ask(store, "bob", ["lobby"])
+    store.set_room_members("team", ["alice"], namespace=ROOMS)
+    assert store.rooms_closed_to("bob", namespace=ROOMS) == ("team",)
+    assert store.rooms_closed_to("alice", namespace=ROOMS) == ()
+    assert "Greece" not in _ask(store, "bob", ["lobby"])
+    assert "Greece" in _ask(store, "alice", ["lobby"])

@@ -264,9 +264,12 @@ class MemoryPrehook:
         agent = user if self.agent_namespace is None else resolve_namespace(self.agent_namespace, **filled)
         rooms = rooms_from_runtime(config, context)
         room_ns = resolve_namespace(self.room_namespace, **filled) if rooms else None
+        room_facts = True
         if rooms:  # a room with a member list is seen by its members' runs only
-            rooms = self.store.visible_rooms(rooms, run_user(config, context), namespace=room_ns)
-        return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms)
+            who = run_user(config, context)
+            rooms = self.store.visible_rooms(rooms, who, namespace=room_ns)
+            room_facts = not self.store.rooms_closed_to(who, namespace=room_ns)
+        return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms, room_facts=room_facts)
 
     def _update(
         self, ledger: MemoryLedger, burst: list[BaseMessage], messages: Sequence[BaseMessage],

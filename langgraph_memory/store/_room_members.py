@@ -112,6 +112,14 @@ class RoomMembers:
                 kept.append(name)
         return tuple(dict.fromkeys(kept))
 
+    def rooms_closed_to(self, user: str | None, *, namespace: Namespace) -> tuple[str, ...]:
+        """The rooms of ``namespace`` (exactly) with a member list ``user`` is not on."""
+        ns = validate_namespace(namespace)
+        if not self.has_closed_rooms(namespace=ns):
+            return ()
+        return tuple(r["room"] for r in self.member_records(namespace=ns)
+                     if tuple(r["namespace"]) == ns and (user is None or user not in r["members"]))
+
     def has_closed_rooms(self, *, namespace: Namespace) -> bool:
         """Whether any room of ``namespace`` has a member list."""
         ns = validate_namespace(namespace)
