@@ -147,33 +147,11 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
     assert [(m.id, m.content) for m in bob] == [(cello, "I play the cello")]
 
 
-AUTH_HANDLER = """
-from langgraph_sdk import Auth
-
-auth = Auth()
-TOKENS = {"token-alice": "alice", "token-bob": "bob"}
-
-
-@auth.authenticate
-async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
-    user = TOKENS.get((authorization or "").removeprefix("Bearer ").strip())
-    if user is None:
-        raise Auth.exceptions.HTTPException(status_code=401, detail="unknown token")
-    return {"identity": user}
-"""
-
-
 @pytest.fixture
 def studio_with_auth(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    """``langgraph dev`` with a test-only langgraph.json (in tmp) adding a small token auth."""
-    (tmp_path / "auth.py").write_text(AUTH_HANDLER)
-    config = tmp_path / "langgraph.json"
-    config.write_text(json.dumps({
-        "dependencies": [str(ROOT)],
-        "graphs": {GRAPH_ID: str(ROOT / "examples" / "studio_agent.py") + ":graph"},
-        "auth": {"path": str(tmp_path / "auth.py") + ":auth"},
-    }))
-    yield from _serve(tmp_path, config)
+    """``langgraph dev`` serving the auth example (langgraph_auth.json: examples/auth.py's
+    demo tokens, protect_store); tests/test_auth_server.py tries it as an attacker."""
+    yield from _serve(tmp_path, ROOT / "langgraph_auth.json")
 
 
 def test_on_a_server_with_auth_the_namespace_is_the_authenticated_user(studio_with_auth, embeddings) -> None:
