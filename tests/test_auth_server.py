@@ -75,6 +75,12 @@ def test_each_user_reaches_only_their_own_memories_through_the_store_api(server,
     assert _status(lambda: anonymous.store.list_namespaces()) == 401
     assert _status(lambda: anonymous.threads.create()) == 401
     assert _status(lambda: _client(url, "token-forged").store.get_item(["memories", "alice"], "x")) == 401
+    # langgraph dev lets Studio's requests in without a token (a StudioUser, not authenticated).
+    from langgraph_sdk import get_sync_client
+
+    studio = get_sync_client(url=url, headers={"x-auth-scheme": "langsmith"})
+    assert _status(lambda: studio.store.search_items(["memories", "alice"])) == 401
+    assert _status(lambda: studio.store.list_namespaces()) == 401
 
     # Each stores through the agent; a client-set user_id names nobody else.
     lina = _stored(_turn(alice, "remember that my sister Lina lives in Lyon", user_id="alice"))
