@@ -269,8 +269,8 @@ def protect_store(
     authenticated user gets 401, one outside the user's reach 403. A search or listing
     above the user's own namespace (no prefix, ``["memories"]``) is narrowed to it, so no
     user can enumerate another's namespaces. Registering fails with ``ValueError`` if the
-    app already has a handler for one of these actions: two rules for one path would leave
-    one unchecked.
+    app already has a store handler (``@auth.on.store`` or one of its actions): the server
+    runs one handler per path, so one of the two rules would silently not run.
 
     Args:
         auth: the app's ``langgraph_sdk.Auth`` (``langgraph.json`` ``"auth"``).
@@ -287,6 +287,12 @@ def protect_store(
         admins=frozenset(admins), agent_writes=agent_writes, namespace=tuple(namespace),
         agent_namespace=tuple(agent_namespace), room_namespace=tuple(room_namespace), store=store,
     )
+    taken = sorted(a for r, a in getattr(auth, "_handlers", {}) if r == "store")
+    if taken:
+        # The server runs the most specific handler only: the app's store rule would
+        # silently stop running (or ours would). Say so, before registering anything.
+        raise ValueError(f"the app already has an @auth.on.store handler ({', '.join(taken)}): protect_store "
+                         "replaces it, remove it (or fold its rule into admins / agent_writes)")
     exceptions = type(auth).exceptions
     on_store = auth.on.store
     for action in STORE_ACTIONS:

@@ -144,3 +144,12 @@ def test_protect_store_handlers():
         assert _call(auth, action, "ops", {"namespace": None})["namespace"] is None  # admins: everything
     with pytest.raises(ValueError):
         protect_store(auth)  # a second rule for the same paths would leave one unchecked
+    own = Auth()
+
+    @own.on.store
+    async def app_rule(ctx, value):  # noqa: ANN001 - the SDK's handler shape
+        return None
+
+    with pytest.raises(ValueError, match=r"already has an @auth.on.store handler \(\*\)"):
+        protect_store(own)
+    assert set(own._handlers) == {("store", "*")}  # nothing half-registered
