@@ -212,3 +212,15 @@ def test_digested_facts_are_hidden_while_a_room_of_their_namespace_is_closed_to_
     assert store.rooms_closed_to("alice", namespace=ROOMS) == ()
     assert "Greece" not in _ask(store, "bob", ["lobby"])
     assert "Greece" in _ask(store, "alice", ["lobby"])
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_the_plain_observe_face_follows_membership_too(store):
+    observer = RoomObserver(store)
+    store.set_room_members("team", ["alice"], namespace=ROOMS)
+    with pytest.raises(AccessDeniedError):
+        observer.observe("I resign", room="team", author="carol")
+    with pytest.raises(AccessDeniedError):  # on a server the poster counts, not the author
+        observer.observe("I resign", room="team", author="alice", config={"configurable": {"langgraph_auth_user_id": "bob"}})
+    observer.observe("shipped", room="team", author="carol", config={"configurable": {"langgraph_auth_user_id": "alice"}})
+    assert [m.shown_author for m in store.live_messages(namespace=ROOMS, room="team")] == ["alice (as carol)"]

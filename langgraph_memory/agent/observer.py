@@ -71,11 +71,21 @@ class RoomObserver:
         self, text: str, *, room: str = "lobby", author: str, at: datetime | None = None,
         config: RunnableConfig | None = None, context: Any = None,
     ) -> str | None:
-        """Observe one message (the plain-callable face); returns its id or ``None``."""
+        """Observe one message (the plain-callable face); returns its id or ``None``.
+        A room with members takes its members' messages only (the author, or on a server
+        with auth the authenticated poster, must be one)."""
+        namespace = self.scope(config, context)
+        poster = authenticated_identity(config)
+        self._check_member(room, poster or author, namespace)
         return self.store.observe(
-            text, namespace=self.scope(config, context), room=room, author=author,
-            at=at, agent_names=self.agent_names,
+            text, namespace=namespace, room=room, author=author,
+            at=at, agent_names=self.agent_names, poster=poster,
         )
+
+    def _check_member(self, room: str, who: str, namespace: Namespace) -> None:
+        members = self.store.room_members(room, namespace=namespace)
+        if members is not None and who not in members:
+            raise AccessDeniedError(f"{who!r} is not a member of room {room!r}: nothing was observed")
 
     async def aobserve(self, text: str, **kwargs: Any) -> str | None:
         """Async twin of :meth:`observe`."""
@@ -89,7 +99,7 @@ class RoomObserver:
             raise MemoryScopeError("RoomObserver needs the run's room: context={'room': ...} or configurable")
         poster = authenticated_identity(config)
         user = run_user(config, context)
-        members = self.store.room_members(room, namespace=self.scope(config, context))
+        namespace = self.scope(config, context)
         batch: list[dict[str, Any]] = []
         for message in reversed(state.get("messages", [])):
             if not isinstance(message, HumanMessage):
@@ -97,8 +107,7 @@ class RoomObserver:
             author = message.name or user
             if not author:
                 continue
-            if members is not None and (poster or author) not in members:
-                raise AccessDeniedError(f"{poster or author!r} is not a member of room {room!r}: nothing was observed")
+            self._check_member(room, poster or author, namespace)
             batch.append({"text": _content(message), "author": author, "room": room, "poster": poster,
                           "at": datetime.now(timezone.utc)})
         return list(reversed(batch))

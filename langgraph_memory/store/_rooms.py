@@ -143,6 +143,7 @@ class RoomMessages:
         author: str,
         at: datetime | None = None,
         agent_names: Sequence[str] | None = None,
+        poster: str | None = None,
     ) -> str | None:
         """Index one room message (one embedding) so the agent can use it at once.
 
@@ -154,6 +155,8 @@ class RoomMessages:
             author: who wrote it.
             at: when (default now); naive datetimes are UTC.
             agent_names: names addressing the agent; default :attr:`agent_names`.
+            poster: who posted it, when known and possibly not ``author`` (shown
+                ``"poster (as author)"``).
 
         Returns:
             The message id, or ``None`` when it addresses the agent and was skipped.
@@ -162,7 +165,7 @@ class RoomMessages:
             InvalidMemoryError: bad input; nothing was stored.
         """
         [found] = self.observe_many(
-            [{"text": text, "author": author, "at": at, "room": room}],
+            [{"text": text, "author": author, "at": at, "room": room, "poster": poster}],
             namespace=namespace, agent_names=agent_names,
         )
         return found
