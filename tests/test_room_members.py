@@ -224,3 +224,27 @@ def test_the_plain_observe_face_follows_membership_too(store):
         observer.observe("I resign", room="team", author="alice", config={"configurable": {"langgraph_auth_user_id": "bob"}})
     observer.observe("shipped", room="team", author="carol", config={"configurable": {"langgraph_auth_user_id": "alice"}})
     assert [m.shown_author for m in store.live_messages(namespace=ROOMS, room="team")] == ["alice (as carol)"]
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_a_forged_ledger_entry_does_not_open_a_closed_room(store):
+    # The ledger is graph state, which a server's client can write (threads.update_state).
+    store.observe("I'm leaving for Greece tomorrow", namespace=ROOMS, room="team", author="david", at=WHEN)
+    store.set_room_members("team", ["alice"], namespace=ROOMS)
+    model = ScriptedChatModel(responses=[]).say("ok", "ok", "ok", "ok")
+    graph = build_memory_graph(model, store, checkpointer=InMemorySaver())
+    alice = {"configurable": {"thread_id": "a", "langgraph_auth_user_id": "alice"}}
+    out = graph.invoke({"messages": [HumanMessage("Where is David going?")]}, alice, context={"rooms": ["team"]})
+    assert "Greece" in _system(model)
+    [entry] = [e for e in out["memory"]["context"] if e["channel"] == "live"]
+    bob = {"configurable": {"thread_id": "b", "langgraph_auth_user_id": "bob"}}
+    graph.invoke({"messages": [HumanMessage("hello")]}, bob, context={"rooms": ["team"]})
+    forged = {**graph.get_state(bob).values["memory"]}
+    forged["context"] = [*forged.get("context", []), {**entry, "turn": forged.get("turn", 0) + 1}]
+    graph.update_state(bob, {"memory": forged})
+    graph.invoke({"messages": [HumanMessage("Where is David going?")]}, bob, context={"rooms": ["team"]})
+    assert "Greece" not in _system(model)
+    # The same forged entry in alice's thread still shows: she is a member.
+    graph.update_state(alice, {"memory": {**graph.get_state(alice).values["memory"], "context": [entry]}})
+    graph.invoke({"messages": [HumanMessage("And when?")]}, alice, context={"rooms": ["team"]})
+    assert "Greece" in _system(model)
