@@ -62,11 +62,14 @@ FORGET = re.compile(
     r"^\s*(?:please\s+)?(?:(?P<en>forget)(?:\s+that)?|(?P<fr>oublie)(?:\s+que\s+|\s+qu'|\s+))\s*(?P<fact>.+?)[\s.!]*$",
     re.IGNORECASE | re.DOTALL,
 )
+# "remember about yourself that X" -> store X as the agent's own (``self``) memory.
+REMEMBER_SELF = re.compile(r"^\s*remember about yourself(?:\s+that)?\s+(?P<fact>.+?)[\s.!]*$", re.IGNORECASE | re.DOTALL)
 # One line of the rendered <memories> block: '- [tag] (id: <id>, <date>) "<content>"' (the
 # content is a JSON string).
 MEMORY_LINE = re.compile(r"^- \[(?P<tag>[^\]]+)\] \(id: (?P<id>[^,]+), [^)]*\) (?P<content>\".*\")$")
-# One line of the live room block: '• <author> (<dd/mm HH:MM>): "<text>"' (the text is a JSON string).
-LIVE_LINE = re.compile(r"^• (?P<author>[^(]+) \((?P<at>[^)]*)\): (?P<text>\".*\")$")
+# One line of the live room block: '• <author> (<dd/mm HH:MM>): "<text>"' (the text is a JSON string; the
+# author may hold parentheses: "bob (as alice)").
+LIVE_LINE = re.compile(r"^• (?P<author>.+?) \((?P<at>[^()]*)\): (?P<text>\".*\")$")
 # One line of the digest's transcript: "[dd/mm/YYYY HH:MM] author: text".
 TRANSCRIPT_LINE = re.compile(r"^\[(?P<at>[^\]]+)\] (?P<author>[^:]+): (?P<text>.+)$")
 DIGEST_PROMPT = "You read messages overheard in the group chat room"
@@ -135,6 +138,7 @@ class OfflineMemoryModel(BaseChatModel):
     """A deterministic chat model for offline Studio sessions, no LLM needed.
 
     * "remember that X" / "retiens que X": calls ``store_memory`` with X;
+    * "remember about yourself that X": calls ``store_self`` with X (the agent's identity);
     * "forget X" / "oublie X": calls ``delete_memory`` on the shown memory sharing the most
       words with X;
     * after a tool result: confirms in one line;
@@ -174,6 +178,8 @@ class OfflineMemoryModel(BaseChatModel):
             if last.status == "error":
                 return AIMessage(f"{'Ça n’a pas marché' if french else 'That did not work'}: {_text(last)}")
             return AIMessage(f"{'C’est noté.' if french else 'Noted.'} {_text(last)}")
+        if (m := REMEMBER_SELF.match(said)) is not None:
+            return _call("store_self", {"content": m.group("fact"), "category": "context"})
         if (m := REMEMBER.match(said)) is not None:
             return _call("store_memory", {"content": m.group("fact")})
         shown = shown_memories(messages)

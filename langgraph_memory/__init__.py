@@ -48,6 +48,9 @@ _LAZY = {
     "MemoryGate": "langgraph_memory.agent.availability",
     "StoreUnavailableError": "langgraph_memory.errors",
     "StorageError": "langgraph_memory.errors",
+    "AccessDeniedError": "langgraph_memory.errors",
+    "AccessPolicy": "langgraph_memory.auth",
+    "protect_store": "langgraph_memory.auth",
     "DeferredStore": "langgraph_memory.store.deferred",
     "RecallHit": "langgraph_memory.store.conversations",
     "search_conversations": "langgraph_memory.store.conversations",
@@ -95,7 +98,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
     from langgraph_memory.agent.tools import memory_tools
     from langgraph_memory.background.worker import BackgroundWorker, WorkerStats, worker_for
     from langgraph_memory.base_store import QdrantStore
+    from langgraph_memory.auth import AccessPolicy, protect_store
     from langgraph_memory.errors import (
+        AccessDeniedError,
         EmbeddingsUnavailableError,
         InvalidMemoryError,
         LangGraphMemoryError,
@@ -141,6 +146,9 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AccessDeniedError",
+    "AccessPolicy",
+    "protect_store",
     "schedule_gardening",
     "DeferredStore",
     "MemoryGate",

@@ -14,6 +14,7 @@ __all__ = [
     "EmbeddingsUnavailableError",
     "StoreUnavailableError",
     "StorageError",
+    "AccessDeniedError",
 ]
 
 
@@ -53,3 +54,9 @@ class StorageError(LangGraphMemoryError):
     """The storage engine failed an operation it was given (a Qdrant Edge panic, an
     unreadable store file). Inputs are validated first, so this signals a bug or damage,
     never bad user input; the operation may or may not have been applied."""
+
+
+class AccessDeniedError(LangGraphMemoryError, PermissionError):
+    """The run's user may not do this: post to a room it is not a member of, or reach a
+    namespace :class:`~langgraph_memory.auth.AccessPolicy` does not grant it. Nothing was
+    written."""

@@ -21,6 +21,7 @@ LAYERS = {
     "agent": 3,
     "cli": 4,
     "base_store": 4,
+    "auth": 4,
     "testing": 4,
     "__init__": 5,
 }

@@ -8,15 +8,7 @@ only, as Studio would, then stops it by its process group and checks nothing is 
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -24,98 +16,16 @@ import pytest
 
 pytestmark = pytest.mark.integration
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.server_support import ROOT, group_alive as _group_alive, serve as _serve, stop as _stop
+
 GRAPH_ID = "memory_agent"
-READY_TIMEOUT = 150.0
 STORED = re.compile(r"Stored \(id: (?P<id>[0-9a-f-]+)\)")
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # a process exists but is not ours to signal
-        return True
-    return True
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the server's process group (a clean shutdown releases the store), then
-    SIGKILL whatever did not exit."""
-    pgid = proc.pid  # start_new_session=True: the server leads its own group
-    if _group_alive(pgid):
-        os.killpg(pgid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(pgid, signal.SIGKILL)
-        proc.wait(timeout=10)
-    deadline = time.monotonic() + 15
-    while _group_alive(pgid) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    if _group_alive(pgid):
-        os.killpg(pgid, signal.SIGKILL)
-
-
-def _wait_ready(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(f"{url}/ok", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.5)
-    pytest.fail(f"langgraph dev not ready after {READY_TIMEOUT:.0f} s:\n{log.read_text(errors='replace')}")
 
 
 @pytest.fixture
 def studio(tmp_path: Path) -> Iterator[dict[str, Any]]:
     """A ``langgraph dev`` server on a free local port, with its own memory store."""
     yield from _serve(tmp_path)
-
-
-def _serve(tmp_path: Path, config: Path | None = None) -> Iterator[dict[str, Any]]:
-    port = _free_port()
-    memory_path = tmp_path / "memory"
-    log = tmp_path / "langgraph_dev.log"
-    env = {
-        **os.environ,
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        "LANGGRAPH_NO_VERSION_CHECK": "true",
-        "LANGGRAPH_MEMORY_PATH": str(memory_path),
-        "LANGSMITH_TRACING": "false",
-        "LANGCHAIN_TRACING_V2": "false",
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-    }
-    env.pop("OPENAI_API_KEY", None)  # the offline model and embedder
-    # --no-reload: the embedded store is opened by one process at a time.
-    command = [sys.executable, "-m", "langgraph_cli", "dev", "--host", "127.0.0.1", "--port", str(port),
-               "--no-browser", "--no-reload"]
-    if config is not None:
-        command += ["--config", str(config)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-    server = {"url": f"http://127.0.0.1:{port}", "memory_path": memory_path, "log": log, "proc": proc}
-    try:
-        _wait_ready(proc, server["url"], log)
-        yield server
-    finally:
-        _stop(proc)
-    assert proc.returncode is not None
-    assert not _group_alive(proc.pid), "langgraph dev left a process behind"
 
 
 def _turn(client: Any, user: str, text: str, *, via: str) -> dict[str, Any]:
@@ -237,33 +147,11 @@ def test_studio_serves_the_memory_agent_per_user(studio: dict[str, Any], embeddi
     assert [(m.id, m.content) for m in bob] == [(cello, "I play the cello")]
 
 
-AUTH_HANDLER = """
-from langgraph_sdk import Auth
-
-auth = Auth()
-TOKENS = {"token-alice": "alice", "token-bob": "bob"}
-
-
-@auth.authenticate
-async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
-    user = TOKENS.get((authorization or "").removeprefix("Bearer ").strip())
-    if user is None:
-        raise Auth.exceptions.HTTPException(status_code=401, detail="unknown token")
-    return {"identity": user}
-"""
-
-
 @pytest.fixture
 def studio_with_auth(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    """``langgraph dev`` with a test-only langgraph.json (in tmp) adding a small token auth."""
-    (tmp_path / "auth.py").write_text(AUTH_HANDLER)
-    config = tmp_path / "langgraph.json"
-    config.write_text(json.dumps({
-        "dependencies": [str(ROOT)],
-        "graphs": {GRAPH_ID: str(ROOT / "examples" / "studio_agent.py") + ":graph"},
-        "auth": {"path": str(tmp_path / "auth.py") + ":auth"},
-    }))
-    yield from _serve(tmp_path, config)
+    """``langgraph dev`` serving the auth example (langgraph_auth.json: examples/auth.py's
+    demo tokens, protect_store); tests/test_auth_server.py tries it as an attacker."""
+    yield from _serve(tmp_path, ROOT / "langgraph_auth.json")
 
 
 def test_on_a_server_with_auth_the_namespace_is_the_authenticated_user(studio_with_auth, embeddings) -> None:

@@ -20,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 from typing_extensions import TypedDict
 
 from langgraph_memory.agent.hooks import resolve_namespace
-from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, with_agent_default
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, authenticated_identity, with_agent_default
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, rooms_from_runtime
 from langgraph_memory.background.digest import DigestBusyError, DigestError, digest
 from langgraph_memory.store import MemoryStore
@@ -59,7 +59,14 @@ def build_digest_graph(
         ns = resolve_namespace(template, **with_agent_default(config, context, default_agent_id))
         rooms = list(state.get("rooms") or rooms_from_runtime(config, context) or ["lobby"])
         reports = []
+        identity = authenticated_identity(config)
+        # On a server with auth, a run digests the rooms its user may see: a room with
+        # members is digested by its members' runs (and crons) only.
+        allowed = None if identity is None else set(store.visible_rooms(rooms, identity, namespace=ns))
         for room in rooms:
+            if allowed is not None and room.strip() not in allowed:
+                reports.append({"room": room, "namespace": list(ns), "error": f"{identity!r} is not a member of this room"})
+                continue
             try:
                 reports.append(digest(store, namespace=ns, room=room, model=model, **digest_options).as_dict())
             except (DigestBusyError, DigestError) as exc:

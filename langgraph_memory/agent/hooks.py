@@ -27,7 +27,13 @@ from langgraph_memory.agent.injection import (
     aselect_memories,
     select_memories,
 )
-from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, with_agent_default
+from langgraph_memory.agent.identity import (
+    DEFAULT_AGENT_ID,
+    DEFAULT_AGENT_NAMESPACE,
+    authenticated_identity,
+    run_user,
+    with_agent_default,
+)
 from langgraph_memory.agent.view import memory_prompt, message_text, visible_memories, with_memories
 from langgraph_memory.agent.recall import ConversationRecorder, is_summary, turn_humans
 from langgraph_memory.store._checks import clean_query, visible
@@ -124,13 +130,13 @@ def resolve_namespace(
     cannot), whatever ``user_id`` the client put in the context or ``configurable``.
     """
     configurable = (config or {}).get("configurable", {}) or {}
-    authenticated = configurable.get("langgraph_auth_user_id")
+    authenticated = authenticated_identity(config)
     parts = []
     for part in template:
         fields = [f for _, f, _, _ in string.Formatter().parse(part) if f]
         values = {}
         for name in fields:
-            if name == "user_id" and isinstance(authenticated, str) and authenticated.strip():
+            if name == "user_id" and authenticated is not None:
                 values[name] = authenticated
                 continue
             value = _lookup(context, name)
@@ -257,7 +263,12 @@ class MemoryPrehook:
         agent = user if self.agent_namespace is None else resolve_namespace(self.agent_namespace, **filled)
         rooms = rooms_from_runtime(config, context)
         room_ns = resolve_namespace(self.room_namespace, **filled) if rooms else None
-        return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms)
+        room_facts = True
+        if rooms:  # a room with a member list is seen by its members' runs only
+            who = run_user(config, context)
+            rooms = self.store.visible_rooms(rooms, who, namespace=room_ns)
+            room_facts = not self.store.rooms_closed_to(who, namespace=room_ns)
+        return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms, room_facts=room_facts)
 
     def _update(
         self, ledger: MemoryLedger, burst: list[BaseMessage], messages: Sequence[BaseMessage],

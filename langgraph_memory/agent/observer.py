@@ -10,8 +10,9 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_memory.agent.hooks import MemoryScopeError, resolve_namespace
-from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, with_agent_default
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, authenticated_identity, run_user, with_agent_default
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, rooms_from_runtime
+from langgraph_memory.errors import AccessDeniedError
 from langgraph_memory.store import MemoryStore
 from langgraph_memory.store.records import Namespace
 
@@ -34,6 +35,13 @@ class RoomObserver:
     As a node it observes the human messages after the last AI or tool message, into the
     run's room (``room`` in the context or ``configurable``, else the first of ``rooms``),
     with the author from ``message.name``, else the run's ``user_id``. It changes no state.
+
+    On a server with auth the poster is the authenticated identity, recorded beside the
+    author: a message whose ``name`` differs is shown as ``"<poster> (as <name>)"`` in the
+    live block and the digest, so neither takes it for the named person's. A room with a member list
+    (:meth:`~langgraph_memory.MemoryStore.set_room_members`) takes messages from its members
+    only (without auth: from member authors only); others raise
+    :class:`~langgraph_memory.errors.AccessDeniedError` and nothing is observed.
 
     Args:
         store: the :class:`~langgraph_memory.MemoryStore`.
@@ -63,11 +71,21 @@ class RoomObserver:
         self, text: str, *, room: str = "lobby", author: str, at: datetime | None = None,
         config: RunnableConfig | None = None, context: Any = None,
     ) -> str | None:
-        """Observe one message (the plain-callable face); returns its id or ``None``."""
+        """Observe one message (the plain-callable face); returns its id or ``None``.
+        A room with members takes its members' messages only (the author, or on a server
+        with auth the authenticated poster, must be one)."""
+        namespace = self.scope(config, context)
+        poster = authenticated_identity(config)
+        self._check_member(room, poster or author, namespace)
         return self.store.observe(
-            text, namespace=self.scope(config, context), room=room, author=author,
-            at=at, agent_names=self.agent_names,
+            text, namespace=namespace, room=room, author=author,
+            at=at, agent_names=self.agent_names, poster=poster,
         )
+
+    def _check_member(self, room: str, who: str, namespace: Namespace) -> None:
+        members = self.store.room_members(room, namespace=namespace)
+        if members is not None and who not in members:
+            raise AccessDeniedError(f"{who!r} is not a member of room {room!r}: nothing was observed")
 
     async def aobserve(self, text: str, **kwargs: Any) -> str | None:
         """Async twin of :meth:`observe`."""
@@ -79,16 +97,19 @@ class RoomObserver:
         room = room or configurable.get("room") or next(iter(rooms_from_runtime(config, context)), None)
         if room is None:
             raise MemoryScopeError("RoomObserver needs the run's room: context={'room': ...} or configurable")
-        user = _get(context, "user_id")
-        user = user or configurable.get("user_id")
+        poster = authenticated_identity(config)
+        user = run_user(config, context)
+        namespace = self.scope(config, context)
         batch: list[dict[str, Any]] = []
         for message in reversed(state.get("messages", [])):
             if not isinstance(message, HumanMessage):
                 break
             author = message.name or user
-            if author:
-                batch.append({"text": _content(message), "author": author, "room": room,
-                              "at": datetime.now(timezone.utc)})
+            if not author:
+                continue
+            self._check_member(room, poster or author, namespace)
+            batch.append({"text": _content(message), "author": author, "room": room, "poster": poster,
+                          "at": datetime.now(timezone.utc)})
         return list(reversed(batch))
 
     def __call__(self, state: Mapping[str, Any], config: RunnableConfig = None, runtime: Any = None) -> None:  # type: ignore[assignment]

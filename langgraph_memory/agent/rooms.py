@@ -134,7 +134,7 @@ def render_live(live: Sequence[RoomMessage], timezone: str | None = None) -> str
         )
         for m in live:
             if m.room == room:
-                lines.append(f"• {bare_line(str(m.author))} ({_time(m.timestamp, zone)}): {quoted_line(m.content)}")
+                lines.append(f"• {bare_line(str(m.shown_author))} ({_time(m.timestamp, zone)}): {quoted_line(m.content)}")
     lines.append("</live_room_context>")
     return "\n".join(lines)
 

@@ -134,7 +134,7 @@ class _Tools:
         return resolve_namespace(self.namespace, config=runtime.config, context=runtime.context)
 
     def check_write(self, runtime: ToolRuntime, kind: str) -> None:
-        if kind in AGENT_KINDS and not agent_writes_allowed(self.agent_writes, runtime.context):
+        if kind in AGENT_KINDS and not agent_writes_allowed(self.agent_writes, runtime.context, runtime.config):
             raise ToolException(
                 f"Error: this conversation may not change your {kind} memories. Nothing was changed."
             )

@@ -38,6 +38,9 @@ class TurnScopes:
     """The agent's identity namespace (the user's own when identity is per user)."""
     rooms_namespace: Namespace | None = None
     rooms: tuple[str, ...] = ()
+    room_facts: bool = True
+    """Whether the rooms' digested facts are shown: not when a room of the namespace is
+    closed to this run's user, since facts do not record the room they came from."""
 
     @property
     def shared(self) -> bool:
@@ -125,7 +128,7 @@ def select_turn(
             store, namespace=scopes.agent, query=searched, ledger=ledger, config=agent_config, cache=cache))
     _merge(injection, select_memories(
         store, namespace=scopes.user, query=searched, ledger=ledger, config=left(), cache=cache))
-    if scopes.rooms and scopes.rooms_namespace is not None:
+    if scopes.rooms and scopes.rooms_namespace is not None and scopes.room_facts:
         # What the digest learned from these rooms: facts relevant to this message.
         room_config = left().replace(channels=("similar",))
         _merge(injection, select_memories(

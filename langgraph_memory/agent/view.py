@@ -6,7 +6,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from langchain_core.messages import BaseMessage, SystemMessage
+from langgraph.config import get_config
+from langgraph.runtime import get_runtime
 
+from langgraph_memory.agent.identity import run_user
 from langgraph_memory.agent.injection import Chosen, render_memories
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
 from langgraph_memory.agent.rooms import render_live
@@ -45,6 +48,7 @@ def visible_context(
             live.update((m.id, m) for m in store.room_messages(ids, namespace=namespace_from_key(scope)))
         else:
             memories.update((m.id, m) for m, _ in store.get_many(ids, namespace=namespace_from_key(scope)))
+    live = _members_only(store, live)
     return (
         [live[e["id"]] for e in entries if e["channel"] == "live" and e["id"] in live],
         [
@@ -52,6 +56,29 @@ def visible_context(
             for e in entries if e["channel"] != "live" and e["id"] in memories
         ],
     )
+
+
+def _members_only(store: MemoryStore, live: dict[str, RoomMessage]) -> dict[str, RoomMessage]:
+    """``live`` without the excerpts of rooms closed to the run's user. The ledger is graph
+    state, which a client can write: an excerpt id must not open a room to a non-member.
+    Outside a run (the app calling with a state it built) there is no user to check."""
+    if not live:
+        return live
+    try:
+        config = get_config()
+    except RuntimeError:
+        return live
+    try:
+        context = get_runtime().context
+    except Exception:  # a node of a graph without a runtime context
+        context = None
+    user = run_user(config, context)
+    rooms: dict[Namespace, set[str]] = {}
+    for m in live.values():
+        rooms.setdefault(m.namespace, set()).add(m.room)
+    visible = {(ns, room) for ns, names in rooms.items()
+               for room in store.visible_rooms(sorted(names), user, namespace=ns)}
+    return {key: m for key, m in live.items() if (m.namespace, m.room) in visible}
 
 
 def visible_memories(state: Mapping[str, Any], store: MemoryStore, namespace: Namespace) -> list[Chosen]:

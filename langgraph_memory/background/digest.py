@@ -141,7 +141,7 @@ def _transcript(messages: Sequence[RoomMessage], zone: ZoneInfo) -> str:
     # One line per message whatever it holds: an author or a text cannot start a line
     # that looks like another message (``\r``, U+2028, bidi overrides...).
     return "\n".join(
-        f"[{m.timestamp.astimezone(zone):%d/%m/%Y %H:%M}] {bare_line(m.author)}: {quoted_line(m.content)}"
+        f"[{m.timestamp.astimezone(zone):%d/%m/%Y %H:%M}] {bare_line(m.shown_author)}: {quoted_line(m.content)}"
         for m in messages
     )
 

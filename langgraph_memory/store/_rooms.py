@@ -52,6 +52,16 @@ class RoomMessage:
     namespace: Namespace
     score: float | None = None
     """Cosine to the query, for messages found by :meth:`RoomMessages.search_live`."""
+    poster: str | None = None
+    """Who posted it when known (on a server with auth: the authenticated user)."""
+
+    @property
+    def shown_author(self) -> str:
+        """The author as the live block and the digest show it: ``"bob (as alice)"`` when
+        the poster wrote under another name, so nobody takes it for alice's."""
+        if self.poster is None or self.poster == self.author:
+            return self.author
+        return f"{self.poster} (as {self.author})"
 
     @classmethod
     def from_point(cls, point: StoredPoint, score: float | None = None) -> "RoomMessage":
@@ -60,7 +70,7 @@ class RoomMessage:
             id=point.id, content=p["content"], author=p["author"], room=p["room"],
             # Stored before times were bounded, a message may hold any number: clamped.
             timestamp=stored_time(p.get("created_at")) or TIME_MIN,
-            namespace=tuple(p["namespace_parts"]), score=score,
+            namespace=tuple(p["namespace_parts"]), score=score, poster=p.get("poster"),
         )
 
 
@@ -102,7 +112,7 @@ class RoomMessages:
 
     def _room_point(
         self, text: Any, namespace: Namespace, room: Any, author: Any, at: Any,
-        agent_names: Sequence[str] | None,
+        agent_names: Sequence[str] | None, poster: Any = None,
     ) -> StoredPoint | None:
         # A message is never refused for its characters (that would lose what was said):
         # controls other than tabs and line breaks go, lone surrogates become U+FFFD, and
@@ -112,6 +122,7 @@ class RoomMessages:
             raise InvalidMemoryError("text", f"at most {MAX_CONTENT_CHARS} characters")
         ns = validate_namespace(namespace)
         room, author, when = _name("room", room), _name("author", author), _when(at)
+        poster = None if poster is None else _name("poster", poster)
         names = self.agent_names if agent_names is None else tuple(agent_names)
         if addresses(content, names):
             return None
@@ -120,6 +131,8 @@ class RoomMessages:
             "room": room, "author": author, "content": content,
             "created_at": when.timestamp(), "timestamp": when.isoformat(),
         }
+        if poster is not None:
+            payload["poster"] = poster
         return StoredPoint(str(uuid.uuid4()), payload)
 
     def observe(
@@ -131,6 +144,7 @@ class RoomMessages:
         author: str,
         at: datetime | None = None,
         agent_names: Sequence[str] | None = None,
+        poster: str | None = None,
     ) -> str | None:
         """Index one room message (one embedding) so the agent can use it at once.
 
@@ -142,6 +156,8 @@ class RoomMessages:
             author: who wrote it.
             at: when (default now); naive datetimes are UTC.
             agent_names: names addressing the agent; default :attr:`agent_names`.
+            poster: who posted it, when known and possibly not ``author`` (shown
+                ``"poster (as author)"``).
 
         Returns:
             The message id, or ``None`` when it addresses the agent and was skipped.
@@ -150,7 +166,7 @@ class RoomMessages:
             InvalidMemoryError: bad input; nothing was stored.
         """
         [found] = self.observe_many(
-            [{"text": text, "author": author, "at": at, "room": room}],
+            [{"text": text, "author": author, "at": at, "room": room, "poster": poster}],
             namespace=namespace, agent_names=agent_names,
         )
         return found
@@ -164,7 +180,8 @@ class RoomMessages:
         agent_names: Sequence[str] | None = None,
     ) -> list[str | None]:
         """Index many messages with one embedding batch. Each is a dict with ``text``,
-        ``author`` and optionally ``at`` and ``room`` (default ``room``). All are validated
+        ``author`` and optionally ``at``, ``room`` (default ``room``) and ``poster`` (who
+        posted it, when that is known and may differ from ``author``). All are validated
         before anything is written; returns one id (or ``None``, skipped) per message."""
         if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
             raise InvalidMemoryError("messages", "expected a list of dicts")
@@ -174,7 +191,8 @@ class RoomMessages:
                 raise InvalidMemoryError(f"messages[{i}]", "expected a dict with text and author")
             try:
                 points.append(self._room_point(
-                    m.get("text"), namespace, m.get("room", room), m.get("author"), m.get("at"), agent_names))
+                    m.get("text"), namespace, m.get("room", room), m.get("author"), m.get("at"), agent_names,
+                    m.get("poster")))
             except InvalidMemoryError as exc:
                 raise InvalidMemoryError(f"messages[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from exc
         kept = [p for p in points if p is not None]

@@ -24,6 +24,11 @@ Format (version 1), UTF-8, one JSON object per line:
   float32 and a Qdrant server re-normalises cosine vectors on insert, which can move the
   last bit or two.
 
+* then one line per room member list (see :meth:`MemoryStore.set_room_members`), not
+  counted in ``count``::
+
+    {"room_members": {"namespace": ["rooms", "agent"], "room": "team", "members": ["alice"]}}
+
 Blank lines are ignored. Import validates every line before writing anything, by the
 rules ``remember`` applies (:func:`validate_payload`), and checks that every superseded
 record's successor is in the file, in the same namespace; the first problem is reported as
@@ -54,6 +59,7 @@ from langgraph_memory.store._writing import OPTIMIZE_AFTER
 from langgraph_memory.store.backends import SCHEMA_VERSION, StoredPoint
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._payload import validate_payload
+from langgraph_memory.store._room_members import EXPORT_KEY as MEMBERS_KEY, parse_export_line
 from langgraph_memory.store.records import Namespace
 
 __all__ = [
@@ -98,6 +104,8 @@ class TransferSummary:
     """How many records each write pass holds: live records, then each older generation."""
     namespaces: set[str] = field(default_factory=set)
     header: dict[str, Any] = field(default_factory=dict)
+    room_members: int = 0
+    """Room member lists (one ``{"room_members": {...}}`` line each, after the records)."""
 
 
 # -- export -------------------------------------------------------------------------------
@@ -133,6 +141,9 @@ def export_jsonl(
         summary.namespaces.add(point.payload.get("namespace", ""))
         if progress is not None:
             progress("export", summary.records, max(total, summary.records))
+    for members in store.member_records(namespace=namespace):
+        out.write(_dumps({MEMBERS_KEY: members}) + "\n")
+        summary.room_members += 1
     if summary.records != total:
         # Written while another process changed the store: the header's count is stale,
         # and import would refuse the file. Say so now rather than then.
@@ -260,6 +271,12 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
                 raise ImportFormatError(number, problem)
             summary.header = obj
             continue
+        try:
+            if parse_export_line(obj) is not None:
+                summary.room_members += 1
+                continue
+        except InvalidMemoryError as exc:
+            raise ImportFormatError(number, str(exc)) from None
         point, problem = _check_record(obj, dim)
         if problem:
             raise ImportFormatError(number, problem)
@@ -367,7 +384,7 @@ def import_jsonl(
     for generation in range(len(summary.generations)):
         pending: list[StoredPoint] = []
         for number, _, obj in _records(Path(path)):
-            if HEADER_KEY in obj:
+            if HEADER_KEY in obj or MEMBERS_KEY in obj:
                 continue
             point, problem = _check_record(obj, store.dim)
             if problem:  # the file changed between the passes
@@ -384,6 +401,10 @@ def import_jsonl(
                     progress("import", written, summary.records)
         store._backend.upsert(pending)
         written += len(pending)
+    for _, _, obj in _records(Path(path)):
+        if (members := parse_export_line(obj)) is not None:
+            namespace, room, users = members
+            store.set_room_members(room, users, namespace=namespace)
     if written >= OPTIMIZE_AFTER:
         store.optimize()
     if progress is not None:
