@@ -310,7 +310,7 @@ def validate_jsonl(path: str | os.PathLike[str], *, dim: int, progress: Progress
 def _check_owners(store: Any, path: Path, batch: int) -> None:
     """Refuse the file when an id it holds belongs to another namespace of ``store``."""
     records = [(n, str(uuid.UUID(o["id"])), o["payload"]["namespace"])
-               for n, _, o in _records(path) if HEADER_KEY not in o]
+               for n, _, o in _records(path) if HEADER_KEY not in o and MEMBERS_KEY not in o]
     for start in range(0, len(records), batch):
         chunk = records[start : start + batch]
         stored = {p.id: p.payload.get("namespace") for p in store._backend.retrieve([i for _, i, _ in chunk])}
