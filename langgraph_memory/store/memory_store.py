@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store import _garden
+from langgraph_memory.store import _garden, _restore
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
 from langgraph_memory.store._rooms import RoomMessage, RoomMessages
@@ -367,7 +367,7 @@ class MemoryStore(RoomMessages, StoreConnection):
     def restore(self, memory_id: str, *, namespace: Namespace, now: datetime | None = None) -> Memory | None:
         """Bring back the archived memory ``memory_id`` of ``namespace``: searched and
         injected again. ``None`` when there is no such archived memory."""
-        return _garden.restore(self, memory_id, namespace, now, self.decay_settings())
+        return _restore.restore(self, memory_id, namespace, now, self.decay_settings())
 
     def count(self, *, namespace: Namespace | None = None, include_superseded: bool = False) -> int:
         """How many live memories (in ``namespace`` and below, or in the whole store)."""
