@@ -260,6 +260,106 @@ ROUND_5: list[DedupPair] = [
     DedupPair("Mickael lives in Paris", "Mickael has a son", "different", "en"),
 ]
 
-ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5}
-PAIRS: list[DedupPair] = [*ROUND_1, *ROUND_2, *ROUND_3, *ROUND_4, *ROUND_5]
+# Round 6 (issue #25) -- a TUNING round, not a held-out one: written by the helper changing the policy,
+# before the change, for the kinds the issue lists (the held-out check is a separate blind set this
+# round never saw). Kinds: corrections said with a change verb or a time word ("now", "moved",
+# "finally", "switched", stopping one thing and starting another; "désormais", "est passé à",
+# "a arrêté ... pour"), with or without a marker; a value changed inside one slot (a day, a time, a
+# possession, a job, a favourite, a floor); changed decisions (seed 001 section 3.3); paraphrases in form
+# only (ordinal vs cardinal, number words vs digits, "is called X" vs "named X", an inserted
+# preposition); and hard negatives of each kind (same marker or slot, another fact).
+SEED_001_DECISION = DedupPair(
+    "Decision: use PostgreSQL for the database layer", "Decision: use MySQL for the database layer instead",
+    "correction", "en",
+)
+ROUND_6: list[DedupPair] = [
+    # --- corrections: change verbs and time words, or none ---
+    SEED_001_DECISION,
+    DedupPair("On utilise PostgreSQL pour la base de données", "On va utiliser MySQL à la place de PostgreSQL", "correction", "fr"),
+    DedupPair("The API is hosted on Heroku", "We switched the API hosting from Heroku to Fly.io", "correction", "en"),
+    DedupPair("Omar drives a Toyota", "Omar switched to a Honda", "correction", "en"),
+    DedupPair("Lena plays tennis on weekends", "Lena stopped tennis and started padel", "correction", "en"),
+    DedupPair("Raj works night shifts", "Raj moved to day shifts", "correction", "en"),
+    DedupPair("Tom uses Windows", "Tom now uses Linux", "correction", "en"),
+    DedupPair("Sofia lives in Madrid", "Sofia has since moved to Valencia", "correction", "en"),
+    DedupPair("Eva's team meeting is on Monday", "Eva's team meeting moved to Wednesday", "correction", "en"),
+    DedupPair("Carlos gets up at 7am", "Carlos gets up at 6am these days", "correction", "en"),
+    DedupPair("Mei's favourite food is sushi", "Mei's favourite food is ramen now", "correction", "en"),
+    DedupPair("Jonas owns a Vespa", "Jonas sold his Vespa and bought a Yamaha", "correction", "en"),
+    DedupPair("Ana is a cashier at Lidl", "Ana finally became a manager at Lidl", "correction", "en"),
+    DedupPair("Ivan commutes by car", "Ivan commutes by bike now", "correction", "en"),
+    DedupPair("Nora's yoga class is at 6pm", "Nora's yoga class moved to 7pm", "correction", "en"),
+    DedupPair("Hugo drinks coffee every morning", "Hugo quit coffee and drinks green tea now", "correction", "en"),
+    DedupPair("Kai's dentist appointment is on Tuesday", "Kai's dentist appointment is on Friday", "correction", "en"),
+    DedupPair("Ali lives on the third floor", "Ali lives on the fourth floor", "correction", "en"),
+    DedupPair("Léa travaille le lundi", "Léa travaille le mercredi maintenant", "correction", "fr"),
+    DedupPair("Marc conduit une Renault", "Marc est passé à une Tesla", "correction", "fr"),
+    DedupPair("Sophie fait du piano", "Sophie a arrêté le piano et s'est mise à la guitare", "correction", "fr"),
+    DedupPair("Julien habite à Lyon", "Julien vit désormais à Grenoble", "correction", "fr"),
+    DedupPair("Le cours de danse de Camille est le jeudi", "Le cours de danse de Camille a été déplacé au vendredi", "correction", "fr"),
+    DedupPair("Paul se lève à 7h", "Paul se lève à 6h maintenant", "correction", "fr"),
+    DedupPair("Le plat préféré d'Aïcha est la raclette", "Le plat préféré d'Aïcha, c'est la fondue maintenant", "correction", "fr"),
+    DedupPair("Louis est serveur", "Louis est finalement devenu cuisinier", "correction", "fr"),
+    DedupPair("Emma va au travail en voiture", "Emma va au travail à vélo désormais", "correction", "fr"),
+    DedupPair("Gaspard a une Clio", "Gaspard a vendu sa Clio et a acheté une 308", "correction", "fr"),
+    DedupPair("Nathalie travaille chez Orange", "Nathalie est passée chez SFR", "correction", "fr"),
+    DedupPair("La réunion d'équipe de Rémi est le mardi à 10h", "La réunion d'équipe de Rémi a lieu le mardi à 14h maintenant", "correction", "fr"),
+    DedupPair("Mathis joue au basket", "Mathis a laissé tomber le basket pour le handball", "correction", "fr"),
+    DedupPair("Le rendez-vous de Chloé chez le dentiste est le 3 mars", "Le rendez-vous de Chloé chez le dentiste est le 5 mars", "correction", "fr"),
+    DedupPair("Pierre habite au deuxième étage", "Pierre habite au troisième étage", "correction", "fr"),
+    # --- duplicates: the same fact in another form ---
+    DedupPair("Ali lives on the third floor", "Ali lives on floor 3", "duplicate", "en"),
+    DedupPair("Sarah's dog is called Rex", "Sarah has a dog named Rex", "duplicate", "en"),
+    DedupPair("Ben works Mondays", "Ben works on Mondays", "duplicate", "en"),
+    DedupPair("Zara is in her second year at university", "Zara is in year 2 at university", "duplicate", "en"),
+    DedupPair("Oscar finished first in the race", "Oscar finished 1st in the race", "duplicate", "en"),
+    DedupPair("Mila's son is named Adam", "Mila's son is called Adam", "duplicate", "en"),
+    DedupPair("Greta runs every Sunday", "Greta runs on Sundays", "duplicate", "en"),
+    DedupPair("Liam's boat is named Seagull", "Liam's boat is called the Seagull", "duplicate", "en"),
+    DedupPair("Kenji turned forty", "Kenji turned 40", "duplicate", "en"),
+    DedupPair("Le chat de Lucie s'appelle Minou", "Lucie a un chat nommé Minou", "duplicate", "fr"),
+    DedupPair("Pierre habite au deuxième étage", "Pierre habite au 2e étage", "duplicate", "fr"),
+    DedupPair("Anaïs est en troisième année de médecine", "Anaïs est en 3e année de médecine", "duplicate", "fr"),
+    DedupPair("Le fils de Rachid s'appelle Sami", "Le fils de Rachid se prénomme Sami", "duplicate", "fr"),
+    DedupPair("Théo joue au foot le samedi", "Théo joue au foot tous les samedis", "duplicate", "fr"),
+    DedupPair("Fatima a deux enfants", "Fatima a 2 enfants", "duplicate", "fr"),
+    # --- refinements ---
+    DedupPair("Sarah has a dog", "Sarah has a dog named Rex", "refinement", "en"),
+    DedupPair("Omar drives a Toyota", "Omar drives a red Toyota Corolla", "refinement", "en"),
+    DedupPair("Léa travaille le lundi", "Léa travaille le lundi de 9h à 17h", "refinement", "fr"),
+    # --- different facts, with the same markers, verbs or slots ---
+    DedupPair("Omar drives a Toyota", "Omar now parks at the station", "different", "en"),
+    DedupPair("Lena plays tennis on weekends", "Lena started a pottery class", "different", "en"),
+    DedupPair("Tom uses Windows", "Tom now has a new laptop", "different", "en"),
+    DedupPair("Sofia lives in Madrid", "Sofia moved her office to the second floor", "different", "en"),
+    DedupPair("Eva's team meeting is on Monday", "Eva's dentist appointment is on Wednesday", "different", "en"),
+    DedupPair("Carlos gets up at 7am", "Carlos goes to bed at 11pm", "different", "en"),
+    DedupPair("Mei's favourite food is sushi", "Mei's favourite film is Spirited Away", "different", "en"),
+    DedupPair("Jonas owns a Vespa", "Jonas bought a helmet", "different", "en"),
+    DedupPair("Ana is a cashier at Lidl", "Ana finally passed her driving test", "different", "en"),
+    DedupPair("Decision: use PostgreSQL for the database layer", "Decision: use Redis for caching", "different", "en"),
+    DedupPair("The API is hosted on Heroku", "The frontend is hosted on Vercel", "different", "en"),
+    DedupPair("Hugo drinks coffee every morning", "Hugo stopped eating sugar", "different", "en"),
+    DedupPair("Ali lives on the third floor", "Ali's office is on the third floor", "different", "en"),
+    DedupPair("Sarah's dog is called Rex", "Sarah's cat is named Felix", "different", "en"),
+    DedupPair("Kenji turned forty", "Kenji's son turned 10", "different", "en"),
+    DedupPair("Ben works Mondays", "Ben swims on Mondays", "different", "en"),
+    DedupPair("Léa travaille le lundi", "Léa fait du sport le mercredi", "different", "fr"),
+    DedupPair("Marc conduit une Renault", "Marc est passé au bureau ce matin", "different", "fr"),
+    DedupPair("Sophie fait du piano", "Sophie s'est mise au yoga", "different", "fr"),
+    DedupPair("Julien habite à Lyon", "Julien travaille désormais à Grenoble", "different", "fr"),
+    DedupPair("Paul se lève à 7h", "Paul déjeune à 13h maintenant", "different", "fr"),
+    DedupPair("Le plat préféré d'Aïcha est la raclette", "Le film préféré d'Aïcha est Amélie", "different", "fr"),
+    DedupPair("Louis est serveur", "Louis est finalement parti en vacances", "different", "fr"),
+    DedupPair("On utilise PostgreSQL pour la base de données", "On va utiliser Redis pour le cache", "different", "fr"),
+    DedupPair("Gaspard a une Clio", "Gaspard a vendu son vélo", "different", "fr"),
+    DedupPair("Nathalie travaille chez Orange", "Nathalie est passée chez le coiffeur", "different", "fr"),
+    DedupPair("Mathis joue au basket", "Mathis regarde le handball à la télé", "different", "fr"),
+    DedupPair("Emma va au travail en voiture", "Emma va à la piscine à vélo", "different", "fr"),
+    DedupPair("Fatima a deux enfants", "Fatima a deux chats", "different", "fr"),
+]
+
+ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5,
+          "round 6 (tuning)": ROUND_6}
+PAIRS: list[DedupPair] = [*ROUND_1, *ROUND_2, *ROUND_3, *ROUND_4, *ROUND_5, *ROUND_6]
 CATEGORIES = ("refinement", "correction", "duplicate", "different")
