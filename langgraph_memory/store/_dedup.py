@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
-from langgraph_memory.store._statements import _EXCLUSIVE, _STATUS, _TIME, _parse, _stem, subject_probe
+from langgraph_memory.store._statements import _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse, _stem, same_word, subject_probe
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -58,6 +58,9 @@ def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
     rest = {t for t in novel if t[0] != "<"}
     loose = rest - values
     return bool(rest) and (not loose or (cue and len(loose) == 1 and not rest & values))
+
+
+_RELATIVES = _KIN | _SPOUSES
 
 
 class DedupPolicy:
@@ -158,12 +161,27 @@ class DedupPolicy:
             if verdict.decision == "correction" and certain:
                 return out("correction", f"same subject, {verdict.reason.rsplit(' (cosine', 1)[0]}")
             return out("different", f"below candidate floor {self.candidate_floor:.2f}, not a correction")
-        if n.kin != o.kin:
-            return out("different", f"about another person: {', '.join(sorted(n.kin ^ o.kin))}")
+        # "Sophie's husband is called Marc" / "Sophie is married to Marc": a spouse named on one side is
+        # the relationship the other states, not another person.
+        others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)}
+        if others:
+            return out("different", f"about another person: {', '.join(sorted(others))}")
         exact = n.values | o.values
         old_only, new_only = _only(o.tokens, n.tokens, exact), _only(n.tokens, o.tokens, exact)
         if n.pronoun and n.lead is None and o.lead in old_only:
             old_only.discard(o.lead)  # "he moved to Toulouse": "he" is the one old names
+        # "stopped tennis and started padel", "from Heroku to Fly.io", "MySQL à la place de PostgreSQL": new says
+        # that what old states has ended. Only old's own words may end it, for the same subject, and little
+        # else may differ (another name left behind in old, or a new context, is another fact).
+        ended = set() if o.negated or o.lead in old_only else {
+            t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended)}
+        if ended and not old_only & o.names:
+            loose = {t for t in (old_only - o.values) | (new_only - n.values) if t[0] != "<"}
+            if len(loose) <= 2:
+                now = f", now {', '.join(sorted(new_only))}" if new_only else ""
+                return out("correction", f"ends {', '.join(sorted(ended))}{now}")
+        if n.ended:
+            new_only.add("~ends")  # the stop verb was left out of new's words, yet it says something old does not
         # "n'est plus prof, elle est devenue avocate": old's statement negated, one detail left out.
         restated = len(old_only) == 1 and not old_only & exact and bool(o.tokens - old_only - {o.lead}) \
             and bool(new_only & n.values)
@@ -185,15 +203,31 @@ class DedupPolicy:
         # A cue may stand in for a shared slot, but only over a pure value swap ("Mark now drives a Tesla"), and
         # not when a slot is on one side only ("Lily is a nurse" / "Lily no longer smokes").
         one_sided = bool((o.tokens ^ n.tokens) & _EXCLUSIVE)
-        cue = n.update and not one_sided and bool(slots or (old_only <= o.values and new_only <= n.values))
+        # One word for one word, the rest shared: "commutes by car" -> "now commutes by bike".
+        single = len(old_only) == len(new_only) == 1 and len(o.tokens - old_only) >= 2
+        cue = n.update and not n.additive and not one_sided and bool(
+            slots or (old_only <= o.values and new_only <= n.values) or single)
         # A date swapped for another kind of value is another fact: "boulanger" -> "le dimanche".
         dated = [bool(d) and d - {t for t in d if t[0] == "<"} <= _TIME for d in (old_only, new_only)]
-        if shared and (slot or cue) and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
+        swap = f"{', '.join(sorted(old_only))} -> {', '.join(sorted(new_only))}"
+        if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
-            swap = f"{', '.join(sorted(old_only))} -> {', '.join(sorted(new_only))}"
             return out("correction", f"{slot or 'correction cue'}: {swap}")
+        # Without any cue, a day, time, date or number said as what something *is* holds one value: "the
+        # appointment is on Tuesday" -> "is on Friday". (A habit may hold two: "swims on Mondays" / "on Fridays".)
+        if shared and single and dated[0] == dated[1] and all(
+                d <= a and all(t in _TIME or any(c.isdigit() for c in t) for t in d)
+                for d, a in ((old_only, o.attributes), (new_only, n.attributes))):
+            return out("correction", f"attribute: {swap}")
+        # A switch verb gives a new value ("switched to a Honda", "the class moved to 7pm"): old's value and at
+        # most its verb go, only values come, and no slot of old's is left for another.
+        clash = bool(o.tokens & _EXCLUSIVE) and bool(n.tokens & _EXCLUSIVE) and slot is None
+        said = old_only & o.values
+        if n.switch and shared and not clash and not n.additive and dated[0] == dated[1] and said \
+                and len(old_only - said) <= 1 and new_only and new_only <= n.values:
+            return out("correction", f"switch: {swap}")
         # A paraphrase may swap a word or two, never a name, number or date.
-        hard = (old_only | new_only) & exact - _STATUS
+        hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"
         small = all(len(d) <= 1 + len(t) // 4 for d, t in ((old_only, o.tokens), (new_only, n.tokens)))
         if cosine >= self.duplicate_cosine and small and not hard:
             return out("duplicate", "paraphrase: few swapped words, high cosine", certain=False)
