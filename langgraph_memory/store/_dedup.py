@@ -178,8 +178,8 @@ class DedupPolicy:
         if ended and not old_only & o.names:
             loose = {t for t in (old_only - o.values) | (new_only - n.values) if t[0] != "<"}
             if len(loose) <= 2:
-                now = f", now {', '.join(sorted(new_only))}" if new_only else ""
-                return out("correction", f"ends {', '.join(sorted(ended))}{now}")
+                now = f" for {', '.join(sorted(new_only))}" if new_only else ""
+                return out("correction", f"ends: {', '.join(sorted(ended))}{now}")
         if n.ended:
             new_only.add("~ends")  # the stop verb was left out of new's words, yet it says something old does not
         # "n'est plus prof, elle est devenue avocate": old's statement negated, one detail left out.
