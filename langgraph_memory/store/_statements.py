@@ -121,6 +121,7 @@ _SLOT_OF = {w: (key, is_value) for key, _, is_value, words in _SLOTS for w in _w
 _EXCLUSIVE = {key for key, exclusive, _, _ in _SLOTS if exclusive}
 _STATUS = {w for _, _, is_value, words in _SLOTS if is_value for w in _words(words)}
 _TOKEN = re.compile(r"[^\W_]+")
+_LABEL = re.compile(r"\s*[^\W\d_]+\s*:")
 
 
 # Numbers said in words or as ordinals are the same value as in digits: "third floor" = "floor 3" = "3e
@@ -272,6 +273,8 @@ def _parse(text: str) -> _Parsed:
               for c, w, s in zip(canon, raw, stems)]
     change = _change(raw, plain, stems, valued)
     change.ended |= {_SLOT_OF[e][0] for e in change.ended if e in _SLOT_OF}
+    if _LABEL.match(text):
+        change.skip.add(0)  # "Decision: use MySQL": a label of the memory's type, not who it is about
     copula = False
     # Vote on unambiguous stopwords; on a tie drop only words that are stopwords in both languages.
     en, fr = sum(w in _ONLY_EN for w in plain), sum(w in _ONLY_FR for w in plain)
