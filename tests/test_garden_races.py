@@ -52,18 +52,21 @@ def test_a_memory_superseded_between_plan_and_apply_is_not_archived_and_its_succ
     assert live(store) == {"Mickael s'est cassé l'épaule le 10 janvier 2026"}
 
 
-def test_a_pass_never_purges_a_live_successor_of_an_archive(store):
-    """Archives written by a pass that raced a write before the fix (or by another process
-    on a server): an archive that a live memory superseded."""
-    t0 = utcnow()
+def stale_archive(store, t0):
+    """An archive that a live memory superseded, as a pass that raced a write wrote it before
+    passes re-checked (or as another process on a server may still): the plan applied unchecked."""
     old = store.remember("Lucas joue au foot", namespace=NS).memory
     plan, _ = planned_pass(store, t0 + 45 * DAY)
     new = store.remember("Lucas joue au foot le samedi avec ses collègues", namespace=NS).memory
-    for payload, points in plan.items():  # the old, unchecked write
+    for payload, points in plan.items():
         store._backend.set_payload([p.id for p in points], dict(payload))
     [stale] = store._backend.retrieve([old.id])
     assert (stale.payload["status"], stale.payload["superseded_by"]) == ("archived", new.id)
+    return old, new
 
+
+def test_a_pass_never_purges_a_live_successor_of_an_archive(store):
+    old, new = stale_archive(store, utcnow())
     _garden._purge(store, KEY, [old.id])  # a purge of that archive stops at the live successor
     assert store.get(new.id, namespace=NS) is not None
     assert live(store) == {"Lucas joue au foot le samedi avec ses collègues"}
@@ -71,12 +74,7 @@ def test_a_pass_never_purges_a_live_successor_of_an_archive(store):
 
 def test_a_pass_repairs_an_archive_that_a_live_memory_superseded(store):
     t0 = utcnow()
-    old = store.remember("Lucas joue au foot", namespace=NS).memory
-    plan, _ = planned_pass(store, t0 + 45 * DAY)
-    new = store.remember("Lucas joue au foot le samedi avec ses collègues", namespace=NS).memory
-    for payload, points in plan.items():  # the old, unchecked write
-        store._backend.set_payload([p.id for p in points], dict(payload))
-
+    old, new = stale_archive(store, t0)
     report = store.garden(now=t0 + 3 * DAY)
     assert report["archived"] == 0
     assert [(m.id, m.status) for m in store.history(new.id, namespace=NS)] == [(old.id, "superseded"), (new.id, "live")]
