@@ -171,8 +171,8 @@ _STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dro
                      "remplacee")
 _STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
                ("got", "rid")}
-_INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("a", "la", "place"), ("au", "lieu"),
-            ("plutot", "que"), ("plutot", "qu")]
+_INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plutot", "que"), ("plutot", "qu"),
+            *((*head, de) for head in (("a", "la", "place"), ("au", "lieu")) for de in ("de", "d", "du"))]
 # Starting the replacement is part of the change, not another fact: "stopped tennis and started padel".
 _START_VERBS = _plain("started start starts began begun bought buys adopted took taken picked commence commencee "
                       "mis mise achete achetee adopte adoptee up")
@@ -206,7 +206,8 @@ def same_word(a: str, b: str) -> bool:
     return a == b or (len(short) >= 3 and long.startswith(short) and long[len(short):] in _INFLECTIONS)
 
 
-def _change(raw: list[str], plain: list[str], stems: list[str], values: list[bool]) -> _Change:
+def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
+    """The change structure of one statement (see :data:`_STOP_VERBS`)."""
     change = _Change()
     n = len(plain)
     for i, word in enumerate(plain):
@@ -271,7 +272,7 @@ def _parse(text: str) -> _Parsed:
     stems = [c or _stem(w) for c, w in zip(canon, raw)]
     valued = [c is not None or w[0].isupper() or any(ch.isdigit() for ch in s) or s in _TIME
               for c, w, s in zip(canon, raw, stems)]
-    change = _change(raw, plain, stems, valued)
+    change = _change(plain, stems, valued)
     change.ended |= {_SLOT_OF[e][0] for e in change.ended if e in _SLOT_OF}
     if _LABEL.match(text):
         change.skip.add(0)  # "Decision: use MySQL": a label of the memory's type, not who it is about
