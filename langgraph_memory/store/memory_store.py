@@ -366,7 +366,9 @@ class MemoryStore(RoomMessages, StoreConnection):
 
     def restore(self, memory_id: str, *, namespace: Namespace, now: datetime | None = None) -> Memory | None:
         """Bring back the archived memory ``memory_id`` of ``namespace``: searched and
-        injected again. ``None`` when there is no such archived memory."""
+        injected again. ``None`` when there is no such archived memory. When the fact was
+        said again while it was archived, one version stays live and the other joins its
+        history (see :doc:`judgement`): the memory returned is the one holding the fact."""
         return _restore.restore(self, memory_id, namespace, now, self.decay_settings())
 
     def count(self, *, namespace: Namespace | None = None, include_superseded: bool = False) -> int:
