@@ -75,3 +75,21 @@ def test_markers_on_another_fact_do_not_merge(store, old, new):
     store.remember(old, namespace=NS)
     assert store.remember(new, namespace=NS).action == "inserted"
     assert live(store) == {old, new}
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "action"),
+    [
+        ("Lena plays tennis on weekends", "Lena stopped tennis and started padel", "updated"),
+        ("Kai's dentist appointment is on Tuesday", "Kai's dentist appointment is on Friday", "updated"),
+        ("Le cours de danse de Camille est le jeudi", "Le cours de danse de Camille a été déplacé au vendredi", "updated"),
+        ("Ali lives on the third floor", "Ali lives on floor 3", "duplicate"),
+        ("Le chat de Lucie s'appelle Minou", "Lucie a un chat nommé Minou", "duplicate"),
+        ("Ben swims on Mondays", "Ben swims on Fridays", "inserted"),  # a habit may hold two days
+    ],
+)
+def test_issue_25_kinds_through_the_store(store, first, then, action):
+    store.remember(first, namespace=NS)
+    result = store.remember(then, namespace=NS)
+    assert result.action == action, result.verdict
+    assert live(store) == ({first, then} if action == "inserted" else {first} if action == "duplicate" else {then})

@@ -79,10 +79,10 @@ def _calls(data: st.DataObject) -> tuple[str, tuple, dict]:
     if name == "remember":
         fields = draw(st.dictionaries(st.sampled_from(
             ["kind", "memory_type", "category", "subjects", "importance", "ttl", "source", "metadata",
-             "created_at", "dedup", "context", "user_id"]), VALUES, max_size=3))
+             "created_at", "dedup", "context", "user_id", "updates"]), VALUES, max_size=3))
         return name, (draw(VALUES),), {"namespace": ns, **fields}
     if name == "remember_many":
-        items = draw(st.lists(st.one_of(TEXTS, st.dictionaries(st.sampled_from(["content", "importance", "ttl"]),
+        items = draw(st.lists(st.one_of(TEXTS, st.dictionaries(st.sampled_from(["content", "importance", "ttl", "updates"]),
                                                                VALUES, max_size=2)), max_size=4))
         return name, (items,), {"namespace": ns, "dedup": draw(st.booleans())}
     if name == "search":

@@ -71,6 +71,9 @@ class StoreArgs(BaseModel):
     memory_type: MemoryTypeName = Field(default="fact", description="identity, preference, decision, event, todo, fact...")
     importance: Optional[float] = Field(default=None, description="0 to 1; default depends on the type.")
     ttl: Optional[str] = Field(default=None, description='For temporary states: "1h", "1d", "7d", "2w". Omit for lasting facts.')
+    updates: Optional[str] = Field(default=None, description=(
+        "The id of the memory this one replaces (from the <memories> block or a search), when the user "
+        "changed a decision or a fact; it is kept in history. Omit for a new fact."))
 
 
 class StoreSelfArgs(BaseModel):
@@ -243,8 +246,9 @@ def _fact_tools(t: _Tools) -> list[BaseTool]:
               SearchArgs, search_memories),
         _tool("get_recent_memories", "The latest facts you stored, newest first. Use it for 'what did we talk about?'.",
               RecentArgs, get_recent_memories),
-        _tool("store_memory", "Remember a fact specific to the user or their world. Refinements and "
-              "corrections of a known fact are merged automatically.", StoreArgs, store_memory),
+        _tool("store_memory", "Remember a fact specific to the user or their world. When it replaces a "
+              "memory you were shown (a changed decision, a corrected fact), pass that memory's id as "
+              "updates; otherwise refinements and corrections are merged automatically.", StoreArgs, store_memory),
         _tool("delete_memory", "Forget a fact that is wrong or outdated, or that the user asked you to forget.",
               DeleteArgs, delete_memory),
         _tool("search_conversations", "Search what was said in past conversations (every exchange, "

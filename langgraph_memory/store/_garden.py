@@ -21,10 +21,9 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._reads import history_chain, points_by_id
+from langgraph_memory.store._reads import points_by_id
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
-    Memory,
     Namespace,
     namespace_from_key,
     namespace_key,
@@ -225,6 +224,11 @@ def garden(
     return report
 
 
+Plan = dict[tuple[tuple[str, Any], ...], list[StoredPoint]]
+"""A batch's payload updates: points getting the same update are written together
+(vitality is rounded to 1e-3, the write threshold, so a batch needs a few writes)."""
+
+
 def _tend(store: Any, key: str, now: float, last_pass_at: float | None, tally: _Tally) -> None:
     backend = store._backend
     offset = None
@@ -232,25 +236,82 @@ def _tend(store: Any, key: str, now: float, last_pass_at: float | None, tally: _
     while True:
         started = time.perf_counter()
         points, offset = backend.scroll(Where(namespace=key, status=None), limit=SCROLL_BATCH, offset=offset)
-        # Points getting the same update are written together: vitality is rounded to
-        # 1e-3 (the write threshold), so a batch needs a few writes, not one per point.
-        updates: dict[tuple[tuple[str, Any], ...], list[str]] = {}
-        for p in points:
-            action = _tend_point(p, key, now, last_pass_at, tally)
-            if action is None or tally.dry_run:
-                continue
-            if action == "purge":
-                purge.append(p.id)
-            else:
-                updates.setdefault(tuple(sorted(action.items())), []).append(p.id)
-        for payload, ids in updates.items():
-            backend.set_payload(ids, dict(payload))
+        plan, purged = _plan(points, key, now, last_pass_at, tally)
+        purge += purged
+        _apply(store, key, plan)
         if offset is None:
             break
         _pace(time.perf_counter() - started, store)
-    if purge:
-        chain = {m.id for i in purge for m in history_chain(backend, i, namespace_from_key(key))}
-        backend.delete(sorted(chain | set(purge)))
+    _purge(store, key, purge)
+
+
+def _plan(
+    points: list[StoredPoint], key: str, now: float, last_pass_at: float | None, tally: _Tally
+) -> tuple[Plan, list[str]]:
+    """What to write on a scrolled batch (nothing on a dry run), and which archives to purge."""
+    plan: Plan = {}
+    purge: list[str] = []
+    for p in points:
+        action = _tend_point(p, key, now, last_pass_at, tally)
+        if action is None or tally.dry_run:
+            continue
+        if action == "purge":
+            purge.append(p.id)
+        else:
+            plan.setdefault(tuple(sorted(action.items())), []).append(p)
+    return plan, purge
+
+
+def _apply(store: Any, key: str, plan: Plan) -> None:
+    """Write a batch's plan. Archiving is decided on what the scroll read, and a memory may
+    have been superseded since (a refinement stored meanwhile): archiving it then would
+    leave an archive pointing at its live successor. So, holding the namespace's write
+    locks, the points to archive are read again and only those still live, unchanged, are
+    archived. (Another process on a server can still interleave; :func:`_purge` and the
+    repair in :func:`_tend_point` cover that.)"""
+    backend = store._backend
+    namespace = namespace_from_key(key)
+    archiving = [p for payload, points in plan.items() if dict(payload).get("status") == "archived" for p in points]
+    kinds = sorted({str(p.payload.get("kind", "fact")) for p in archiving})
+    locks = [store._writer.lock(namespace, kind) for kind in kinds]
+    for lock in locks:
+        lock.acquire()
+    try:
+        current = {p.id: p.payload for p in backend.retrieve([p.id for p in archiving])} if archiving else {}
+        for payload, points in plan.items():
+            ids = [p.id for p in points if p.id not in current or _unchanged(p.payload, current[p.id])]
+            if dict(payload).get("status") == "archived":
+                ids = [i for i in ids if i in current]  # deleted meanwhile: nothing to archive
+            if ids:
+                backend.set_payload(ids, dict(payload))
+    finally:
+        for lock in reversed(locks):
+            lock.release()
+
+
+def _unchanged(read: dict[str, Any], now: dict[str, Any]) -> bool:
+    return all(read.get(f) == now.get(f) for f in ("status", "superseded_by", "updated_at", "content"))
+
+
+def _purge(store: Any, key: str, purge: list[str]) -> None:
+    """Delete archives past retention with the older versions they superseded. Only what
+    is behind an archive goes: a newer version (``superseded_by``) is another memory's
+    business, and nothing live is ever purged."""
+    if not purge:
+        return
+    backend = store._backend
+    doomed: set[str] = set()
+    frontier = list(purge)
+    while frontier:
+        points = points_by_id(backend, [i for i in frontier if i not in doomed], namespace_from_key(key), live_only=False)
+        frontier = []
+        for p in points:
+            if p.payload.get("status") == "live" or (p.id in purge and p.payload.get("status") != "archived"):
+                continue  # live, or restored / superseded since the scroll: not ours to purge
+            doomed.add(p.id)
+            frontier.extend(i for i in p.payload.get("supersedes") or () if i not in doomed)
+    if doomed:
+        backend.delete(sorted(doomed))
 
 
 def _pace(worked: float, store: Any = None) -> None:
@@ -289,6 +350,11 @@ def _tend_point(
     importance = float(payload.get("importance", 0.6))
     stored = payload.get("vitality")
     vitality = importance if stored is None else float(stored)
+    if status == "archived" and payload.get("superseded_by"):
+        # Archived after a newer version superseded it (a pass that raced a write, before
+        # passes re-checked): it is history of that version, not an archive of its own.
+        tally.counts["repaired"] += 1
+        return {"status": "superseded", "archived_at": None}
     if status == "archived":
         archived_at = payload.get("archived_at") or now
         if now - archived_at >= settings.retention_days * DAY:
@@ -322,25 +388,6 @@ def _tend_point(
         tally.counts["decayed"] += 1
         return {"vitality": round(after, 3), "vitality_at": now}
     return None
-
-
-def restore(store: Any, memory_id: str, namespace: Namespace, now: datetime | None, settings: DecaySettings) -> Memory | None:
-    """Bring an archived memory back: live again, as alive as when it was first stored
-    (at least the minimum plus one boost), counted as used now. ``None`` when
-    ``namespace`` has no archived memory ``memory_id``."""
-    at = check_now(now)
-    found = [p for p in points_by_id(store._backend, [memory_id], namespace, live_only=False)
-             if p.payload.get("status") == "archived"]
-    if not found:
-        return None
-    point = found[0]
-    importance = float(point.payload.get("importance", 0.6))
-    vitality = max(importance, min(1.0, settings.min + settings.boost))
-    update = {"status": "live", "archived_at": None, "vitality": vitality, "vitality_at": at, "last_accessed_at": at}
-    with store._writer.lock(validate_namespace(namespace), "__stats__"):
-        store._backend.set_payload([point.id], update)
-    logger.info("restored archived memory %s", point.id)
-    return Memory.from_payload(point.id, {**point.payload, **update})
 
 
 def vitality_buckets(payloads: Iterable[dict[str, Any]], settings: DecaySettings) -> dict[str, int]:

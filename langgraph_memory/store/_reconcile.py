@@ -62,14 +62,14 @@ def reconcile(backend: Backend, policy: DedupPolicy, result: R, dense: list[floa
         if verdict.decision == "different":
             continue
         retired, survivor = (second, first) if verdict.decision == "duplicate" else (first, second)
-        _retire(backend, retired, survivor)
+        retire(backend, retired, survivor)
         logger.info("concurrent write: %s superseded by %s (%s)", retired.id, survivor.id, verdict.reason)
         if retired.id == mine.id:
             return replace(result, action="duplicate", memory=survivor, replaced=None, verdict=verdict)
     return result
 
 
-def _retire(backend: Backend, retired: Memory, survivor: Memory) -> None:
+def retire(backend: Backend, retired: Memory, survivor: Memory) -> None:
     # Partial payload updates: they touch only the links, so they commute with the other
     # writer's identical updates.
     try:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, subject_probe
 from langgraph_memory.store._fusion import index_text
-from langgraph_memory.store._reads import live_where
+from langgraph_memory.store._reads import check_memory_id, live_where, points_by_id
 from langgraph_memory.store._reasons import in_words
 from langgraph_memory.store._reconcile import reconcile
 from langgraph_memory.store.backends import Backend, DenseQuery, Hit, SparseQuery, StoredPoint
@@ -120,6 +120,7 @@ class Writer:
     def write_many(
         self, memories: Sequence[Memory], contexts: Sequence[str | None], *, dedup: bool,
         progress: Callable[[int, int], None] | None = None, build_index: bool = True,
+        updates: Sequence[str | None] | None = None,
     ) -> list[RememberResult]:
         """Write validated memories, embedding them in batches; with ``dedup=False``
         (imports, benchmarks) each batch is one upsert, and counts toward the automatic
@@ -136,8 +137,10 @@ class Writer:
         for start in range(0, total, UPSERT_BATCH):
             chunk = memories[start : start + UPSERT_BATCH]
             vectors = self.embed_memories(chunk, contexts[start : start + UPSERT_BATCH])
-            if dedup:
-                results.extend(self.write(m, d, s, dedup=True) for m, (d, s) in zip(chunk, vectors))
+            named = list(updates[start : start + UPSERT_BATCH]) if updates else [None] * len(chunk)
+            if dedup or any(named):
+                results.extend(
+                    self.write(m, d, s, dedup=dedup, updates=u) for m, (d, s), u in zip(chunk, vectors, named))
             else:
                 self.backend.upsert(
                     [StoredPoint(m.id, m.to_payload(), d, s) for m, (d, s) in zip(chunk, vectors)]
@@ -156,8 +159,15 @@ class Writer:
         return results
 
     def write(
-        self, memory: Memory, dense: list[float], sparse: tuple[list[int], list[float]], *, dedup: bool
+        self, memory: Memory, dense: list[float], sparse: tuple[list[int], list[float]], *, dedup: bool,
+        updates: str | None = None,
     ) -> RememberResult:
+        if updates is not None:
+            with self.lock(memory.namespace, memory.kind):
+                result = self._write_update(memory, dense, sparse, updates)
+            if getattr(self.backend, "exclusive", False):
+                return result
+            return reconcile(self.backend, self._dedup(), result, dense, {result.memory.id, updates})
         if not dedup:
             self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
             return RememberResult("inserted", memory)
@@ -213,6 +223,30 @@ class Writer:
         explained = in_words(closest_different[0], memory.content, closest_different[1]) if closest_different else None
         return RememberResult("inserted", memory, verdict=explained), seen
 
+    def update_target(self, memory: Memory, updates: str, *, with_vectors: bool = False) -> StoredPoint:
+        """The live memory ``updates`` names, of ``memory``'s namespace and kind; a typed error
+        otherwise (another namespace's id behaves exactly like an unknown one)."""
+        found = points_by_id(self.backend, [updates], memory.namespace, live_only=True, with_vectors=with_vectors)
+        if not found or found[0].payload.get("kind", "fact") != memory.kind:
+            raise InvalidMemoryError(
+                "updates", f"no live {memory.kind} memory {updates} here (search first to get a valid id)")
+        return found[0]
+
+    def _write_update(
+        self, memory: Memory, dense: list[float], sparse: tuple[list[int], list[float]], updates: str
+    ) -> RememberResult:
+        """Supersede the memory the caller named (the model saying what a new memory updates,
+        seed 001's "Association: Updates"). The policy only tells whether it is the same fact
+        said in more detail (a refinement keeps the original ``created_at``) or a new value."""
+        point = self.update_target(memory, updates, with_vectors=True)
+        old = Memory.from_payload(point.id, point.payload)
+        cosine = sum(a * b for a, b in zip(dense, point.dense or ()))
+        judged = self._dedup().decide(
+            memory.content, old.content, cosine, new_subjects=memory.subjects, old_subjects=old.subjects)
+        decision = "refinement" if judged.decision == "refinement" else "correction"
+        verdict = DedupVerdict(decision, f"updates {old.id}, as the caller said (policy alone: {judged.decision})")
+        return self._supersede(old, memory, dense, sparse, verdict, old_point=point)
+
     def dedup_candidates(self, memory: Memory, dense: list[float]) -> list[Hit]:
         """The nearest live memories of the same kind, plus, in the same engine round, those
         :func:`subject_probe` reaches by name and slot (a conversational correction is far
@@ -266,6 +300,16 @@ class Writer:
         )
         logger.info("memory %s supersedes %s (%s)", survivor.id, old.id, verdict.reason)
         return RememberResult("updated", survivor, replaced=retired, verdict=verdict)
+
+
+def check_updates(updates: Any) -> str | None:
+    """The id a new memory updates, in canonical form; ``None`` when none is named."""
+    if updates is None:
+        return None
+    try:
+        return check_memory_id(updates)
+    except InvalidMemoryError as exc:
+        raise InvalidMemoryError("updates", str(exc).split(": ", 1)[-1]) from None
 
 
 def check_context(context: Any) -> str | None:

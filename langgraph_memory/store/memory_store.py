@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store import _garden
+from langgraph_memory.store import _garden, _restore
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
 from langgraph_memory.store._room_members import RoomMembers
@@ -24,7 +24,7 @@ from langgraph_memory.store._search import (
 )
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store.conversations import COLLECTION, conversations
-from langgraph_memory.store._writing import RememberResult, check_context
+from langgraph_memory.store._writing import RememberResult, check_context, check_updates
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
     MAX_CONTENT_CHARS,
@@ -88,6 +88,7 @@ class MemoryStore(RoomMembers, RoomMessages, StoreConnection):
         created_at: datetime | None = None,
         dedup: bool = True,
         context: str | None = None,
+        updates: str | None = None,
         **unknown: Any,
     ) -> RememberResult:
         """Store one memory, letting the dedup policy merge it with what is already known.
@@ -108,6 +109,10 @@ class MemoryStore(RoomMembers, RoomMessages, StoreConnection):
             context: text the memory came with, e.g. the message it answers; indexed for
                 keyword (BM25) search only, never returned. It lets "Yes, a sunrise!" be
                 found by a question about the painting it answers.
+            updates: the id of a live memory of ``namespace`` (and the same ``kind``) that
+                this one replaces, e.g. a decision the user changed: it is superseded and
+                kept in ``history``, whatever the dedup policy would have said. An id
+                unknown in ``namespace`` (another user's included) raises and stores nothing.
 
         Returns:
             A :class:`RememberResult`: ``inserted``, ``updated`` (with ``replaced``) or
@@ -126,8 +131,11 @@ class MemoryStore(RoomMembers, RoomMessages, StoreConnection):
             subjects=subjects, importance=importance, ttl=ttl, source=source, metadata=metadata,
             created_at=created_at,
         )
+        target = check_updates(updates)
+        if target is not None:
+            self._writer.update_target(memory, target)  # fail before embedding; checked again under the lock
         [(dense, sparse)] = self._writer.embed_memories([memory], [check_context(context)])
-        return self._writer.write(memory, dense, sparse, dedup=dedup)
+        return self._writer.write(memory, dense, sparse, dedup=dedup, updates=target)
 
     def remember_many(
         self,
@@ -140,8 +148,9 @@ class MemoryStore(RoomMembers, RoomMessages, StoreConnection):
     ) -> list[RememberResult]:
         """Store many memories with one embedding batch.
 
-        Each item is a text or a dict of :meth:`remember` arguments; ``defaults`` apply to
-        every item. All items are validated before anything is written. With
+        Each item is a text or a dict of :meth:`remember` arguments (``updates`` included);
+        ``defaults`` apply to every item. All items are validated, and the memories they
+        update looked up, before anything is written. With
         ``dedup=False`` (imports, benchmarks) they are written in large batches.
         ``progress(done, total)`` is called as batches complete.
         """
@@ -151,16 +160,24 @@ class MemoryStore(RoomMembers, RoomMessages, StoreConnection):
             raise InvalidMemoryError("dedup", "must be True or False")
         memories = []
         contexts: list[str | None] = []
+        targets: list[str | None] = []
         for i, item in enumerate(items):
             args = dict(defaults, **(item if isinstance(item, Mapping) else {"content": item}))
             try:
                 contexts.append(check_context(args.pop("context", None)))
+                target = check_updates(args.pop("updates", None))
                 memories.append(new_memory(namespace=namespace, **args))
+                if target is not None:
+                    if target in targets:
+                        raise InvalidMemoryError("updates", f"{target} is updated by an earlier item already")
+                    self._writer.update_target(memories[-1], target)
+                targets.append(target)
             except InvalidMemoryError as exc:
                 raise InvalidMemoryError(f"items[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from exc
             except TypeError as exc:
                 raise InvalidMemoryError(f"items[{i}]", str(exc)) from exc
-        return self._writer.write_many(memories, contexts, dedup=dedup, progress=progress)
+        return self._writer.write_many(
+            memories, contexts, dedup=dedup, progress=progress, updates=targets if any(targets) else None)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -350,8 +367,10 @@ class MemoryStore(RoomMembers, RoomMessages, StoreConnection):
 
     def restore(self, memory_id: str, *, namespace: Namespace, now: datetime | None = None) -> Memory | None:
         """Bring back the archived memory ``memory_id`` of ``namespace``: searched and
-        injected again. ``None`` when there is no such archived memory."""
-        return _garden.restore(self, memory_id, namespace, now, self.decay_settings())
+        injected again. ``None`` when there is no such archived memory. When the fact was
+        said again while it was archived, one version stays live and the other joins its
+        history (see :doc:`judgement`): the memory returned is the one holding the fact."""
+        return _restore.restore(self, memory_id, namespace, now, self.decay_settings())
 
     def count(self, *, namespace: Namespace | None = None, include_superseded: bool = False) -> int:
         """How many live memories (in ``namespace`` and below, or in the whole store)."""
