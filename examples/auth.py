@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from studio_agent import UserContext, base_store, make_model, store  # noqa: E402
 
 from langgraph_memory import build_memory_graph  # noqa: E402
+from langgraph_memory.agent.garden_graph import build_garden_graph  # noqa: E402
 from langgraph_memory.auth import protect_store  # noqa: E402
 
 ADMINS = {"ops"}
@@ -77,3 +78,9 @@ policy = protect_store(auth, admins=ADMINS, store=base_store)
 
 graph = build_memory_graph(make_model(), store, context_schema=UserContext,
                            agent_writes=lambda ctx: ctx["user_id"] in ADMINS)
+
+
+# A gardening pass decays and archives: its namespace input is a client value, so a user
+# gardens their own memories and admins (a cron they created) anything.
+garden_graph = build_garden_graph(
+    store, may_garden=lambda who, ns: policy.is_admin(who) or (ns is not None and policy.allows(who, "write", ns)))

@@ -212,6 +212,36 @@ def test_garden_graph_runs_a_pass(store) -> None:
         graph.invoke({"namespace": 42})
 
 
+def _as_user(identity: str) -> dict:
+    # What a LangGraph server with auth puts in every run's configurable (clients cannot).
+    return {"configurable": {"langgraph_auth_user_id": identity}}
+
+
+def test_on_a_server_with_auth_a_user_gardens_only_their_own_memories(store) -> None:
+    from langgraph_memory.errors import AccessDeniedError
+
+    store.remember("Carol met Alice in Lisbon", namespace=NS, created_at=utcnow() - 60 * DAY)
+    before = {p.id: p.payload for p in store.iter_points()}
+    graph = build_garden_graph(store)
+    for namespace in ("memories/alice", ["memories", "alice"], None, "agent/agent", "memories"):
+        with pytest.raises(AccessDeniedError):
+            graph.invoke({"namespace": namespace}, _as_user("bob"))
+    assert {p.id: p.payload for p in store.iter_points()} == before
+    out = graph.invoke({"namespace": "memories/alice", "dry_run": True}, _as_user("alice"))
+    assert out["report"]["archived"] == 1
+
+
+async def test_the_garden_rule_decides_for_admins_too(store) -> None:
+    from langgraph_memory.errors import AccessDeniedError
+
+    store.remember("Alice likes tea", namespace=NS)
+    graph = build_garden_graph(store, may_garden=lambda who, ns: who == "ops")
+    report = (await graph.ainvoke({"dry_run": True}, _as_user("ops")))["report"]
+    assert report["seen"] == 1
+    with pytest.raises(AccessDeniedError):
+        await graph.ainvoke({"namespace": "memories/alice"}, _as_user("alice"))
+
+
 async def test_agarden_is_the_async_twin(store) -> None:
     store.remember("Alice likes tea", namespace=NS)
     report = await store.agarden(NS, dry_run=True)
