@@ -22,6 +22,8 @@ _LAZY = {
     "InvalidMemoryError": "langgraph_memory.errors",
     "LangGraphMemoryError": "langgraph_memory.errors",
     "SchemaMismatchError": "langgraph_memory.errors",
+    "EmbedderMismatchError": "langgraph_memory.errors",
+    "named_embeddings": "langgraph_memory.store.embeddings",
     "StoreLockedError": "langgraph_memory.errors",
     "DEFAULT_IMPORTANCE": "langgraph_memory.store.records",
     "KIND_CATEGORIES": "langgraph_memory.store.records",
@@ -98,6 +100,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         InvalidMemoryError,
         LangGraphMemoryError,
         SchemaMismatchError,
+        EmbedderMismatchError,
         StoreLockedError,
         StorageError,
         StoreUnavailableError,
@@ -111,6 +114,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         default_embedder_name,
         default_embeddings,
         lazy_default_embeddings,
+        named_embeddings,
         offline_embeddings,
     )
     from langgraph_memory.store.conversations import (
@@ -196,6 +200,8 @@ __all__ = [
     "RememberResult",
     "RoomMessage",
     "SchemaMismatchError",
+    "EmbedderMismatchError",
+    "named_embeddings",
     "SearchHit",
     "StorageError",
     "StoreLockedError",

@@ -487,7 +487,7 @@ def test_commands_that_do_not_embed_never_load_the_model(tmp_path, embeddings, m
     def no_model():
         raise AssertionError("the embedding model was loaded")
 
-    monkeypatch.setattr("langgraph_memory.store.embeddings.default_embeddings", no_model)
+    monkeypatch.setattr("langgraph_memory.store.embeddings.offline_embeddings", no_model)
     code, out, err = run(["--path", str(path), "list"])
     assert code == 0, err
     assert "Alice plays the cello" in out

@@ -61,6 +61,10 @@ def _add_store_options(parser: argparse.ArgumentParser, *, sub: bool) -> None:
                        help=f"Qdrant API key for --url (default: ${ENV_API_KEY})")
     group.add_argument("--collection", metavar="NAME", default=default,
                        help=f"collection on the server (default: ${ENV_COLLECTION} or langgraph_memory)")
+    group.add_argument("--embedder", metavar="NAME", default=default,
+                       help="embedder of a new store: minilm (offline, English), e5 (offline, multilingual), "
+                            "openai, or an OpenAI model name (default: the one the store recorded; for a "
+                            "new store openai with $OPENAI_API_KEY, else minilm)")
     group.add_argument("--json", action="store_true", default=default,
                        help="print machine-readable JSON instead of a table")
 
@@ -220,7 +224,7 @@ def _open_store(
 
         if not create and not (Path(path) / META_FILE).is_file():
             raise CliError(f"no memory store at {path} ({META_FILE} not found)")
-        return MemoryStore.open(path, embeddings=embeddings)
+        return MemoryStore.open(path, embeddings=embeddings, _langchain_free=True)
     from qdrant_client import QdrantClient
 
     collection = getattr(args, "collection", None) or os.environ.get(ENV_COLLECTION) or "langgraph_memory"
@@ -238,7 +242,7 @@ def _open_store(
             raise CliError(f"cannot reach Qdrant at {url}: {exc}") from exc
         if not create and not exists:
             raise CliError(f"no collection {collection!r} at {url}")
-        return MemoryStore(client=client, collection_name=collection, embeddings=embeddings)
+        return MemoryStore(client=client, collection_name=collection, embeddings=embeddings, _langchain_free=True)
     except BaseException:
         client.close()
         raise
@@ -259,8 +263,9 @@ def main(
 
     Args:
         argv: the arguments (default ``sys.argv[1:]``).
-        embeddings: the embedder for stores the CLI opens (default: :func:`default_embeddings`,
-            loaded only when a command embeds, i.e. ``search`` or a new store).
+        embeddings: the embedder for stores the CLI opens (default: ``--embedder``, else the
+            one the store recorded, else for a new store :func:`default_embeddings`; loaded
+            only when a command embeds).
         store: an open :class:`MemoryStore` to act on instead of ``--path``/``--url``; it is
             left open (tests and embedding applications use this).
         stdout, stderr: where to write (default ``sys.stdout`` / ``sys.stderr``).
@@ -286,12 +291,9 @@ def main(
     try:
         if store is None:
             creates = args.command == "import" and not args.dry_run
-            if embeddings is None:
-                from langgraph_memory.store.embeddings import deferred_default_embeddings
-
-                # Only search embeds: the other commands never wait for the model (nor for
-                # LangChain's import) to load.
-                embeddings = deferred_default_embeddings()
+            # None: the embedder the store recorded (a new one: the default), built only
+            # when a command embeds; the others never wait for the model (nor LangChain).
+            embeddings = embeddings if embeddings is not None else getattr(args, "embedder", None)
             opened = store = _open_store(args, location, embeddings, err, create=creates)
         # A command is a function of _commands, or "module:function" in another cli module
         # (one that loads more, e.g. the digest's chat model).

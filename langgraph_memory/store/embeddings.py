@@ -1,8 +1,9 @@
 """Embedding models: the default dense embedder (and, from ``_bm25``, Qdrant Edge's BM25).
 
-Any LangChain :class:`~langchain_core.embeddings.Embeddings` works. With none given,
-:func:`default_embeddings` picks OpenAI when ``OPENAI_API_KEY`` is set, else the packaged
-offline all-MiniLM-L6-v2 when the ``local`` extra is installed.
+Any LangChain :class:`~langchain_core.embeddings.Embeddings` works. A store records the
+embedder it was built with and reopens with it (see :func:`choose_embeddings`); for a *new*
+store with none given, :func:`default_embeddings` picks OpenAI when ``OPENAI_API_KEY`` is
+set, else the packaged offline all-MiniLM-L6-v2 when the ``local`` extra is installed.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from langgraph_memory.errors import EmbeddingsUnavailableError
 from langgraph_memory.store._deferred_embedder import DeferredEmbedder
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 __all__ = [
     "default_embeddings",
     "default_embedder_name",
+    "named_embeddings",
+    "choose_embeddings",
     "offline_embeddings",
     "embedder_name",
     "LazyEmbeddings",
@@ -73,24 +76,64 @@ def vector_size(embeddings: Embeddings, name: str, stored_meta: Callable[[], dic
     return len(embeddings.embed_query("dimension probe"))
 
 
+def named_embeddings(name: str) -> LazyEmbeddings:
+    """The embedder called ``name``, built on its first embedding: ``"minilm"``
+    (all-MiniLM-L6-v2, offline, the ``local`` extra), ``"e5"`` (multilingual-e5-small 4-bit,
+    offline, the ``e5`` extra), ``"openai"`` (text-embedding-3-small) or any OpenAI
+    ``"text-embedding-..."`` model; the full names a store records work too.
+
+    Raises:
+        InvalidMemoryError: no embedder is called ``name``.
+    """
+    from langgraph_memory.store._embedder_catalog import embedder_by_name, lazy_embedder
+
+    return lazy_embedder(embedder_by_name(name))  # type: ignore[return-value]
+
+
+def choose_embeddings(
+    given: Embeddings | str | None, stored: dict[str, Any] | None, where: str, *, langchain: bool = True
+) -> Any:
+    """The embedder a store opens with: ``given`` (an ``Embeddings``, or a name for
+    :func:`named_embeddings`); else the one the store recorded (``stored``, its meta),
+    whatever the environment; else, for a new store, :func:`default_embeddings`. Only a
+    new store looks at ``OPENAI_API_KEY``. ``langchain=False`` builds lazy embedders without
+    LangChain's base class (the command line's reads)."""
+    from langgraph_memory.store._embedder_catalog import embedder_by_name, lazy_embedder, recorded_embedder
+
+    if isinstance(given, str):
+        return lazy_embedder(embedder_by_name(given), langchain=langchain)
+    recorded = bool(stored and stored.get("embedder"))
+    if given is not None and not (recorded and getattr(given, "follows_store", False)):
+        return given
+    if recorded:
+        return recorded_embedder(stored, where, langchain=langchain)
+    return default_embeddings() if langchain else deferred_default_embeddings()
+
+
 # Vector sizes of the models default_embeddings picks, so a lazy default needs no probe.
 DEFAULT_DIMS = {OPENAI_MODEL: 1536, OFFLINE_MODEL: 384}
 
 
 def lazy_default_embeddings() -> LazyEmbeddings:
     """:func:`default_embeddings`, loaded on the first embedding (what the Studio agent
-    uses): opening a store, new or not, does not load the model."""
+    uses): opening a store, new or not, does not load the model. Being the default, it
+    gives way to the embedder an existing store recorded (an ``OPENAI_API_KEY`` set since
+    the store was built does not change it)."""
     from langgraph_memory.store._lazy_embeddings import LazyEmbeddings
 
     name = default_embedder_name()
-    return LazyEmbeddings(default_embeddings, name, dim=DEFAULT_DIMS.get(name))
+    lazy = LazyEmbeddings(default_embeddings, name, dim=DEFAULT_DIMS.get(name))
+    lazy.follows_store = True
+    return lazy
 
 
 def deferred_default_embeddings() -> DeferredEmbedder:
     """:func:`lazy_default_embeddings` without LangChain's base class (the command line's:
     a read-only command then imports no LangChain at all)."""
     name = default_embedder_name()
-    return DeferredEmbedder(default_embeddings, name, dim=DEFAULT_DIMS.get(name))
+    deferred = DeferredEmbedder(default_embeddings, name, dim=DEFAULT_DIMS.get(name))
+    deferred.follows_store = True
+    return deferred
 
 
 @lru_cache(maxsize=1)
