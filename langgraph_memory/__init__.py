@@ -24,6 +24,9 @@ _LAZY = {
     "SchemaMismatchError": "langgraph_memory.errors",
     "EmbedderMismatchError": "langgraph_memory.errors",
     "named_embeddings": "langgraph_memory.store.embeddings",
+    "reembed": "langgraph_memory.store._reembed",
+    "copy_reembedded": "langgraph_memory.store._reembed",
+    "ReembedReport": "langgraph_memory.store._reembed",
     "StoreLockedError": "langgraph_memory.errors",
     "DEFAULT_IMPORTANCE": "langgraph_memory.store.records",
     "KIND_CATEGORIES": "langgraph_memory.store.records",
@@ -107,6 +110,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
     )
     from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
     from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
+    from langgraph_memory.store._reembed import ReembedReport, copy_reembedded, reembed
     from langgraph_memory.store._shared import shared_store
     from langgraph_memory.store.embeddings import (
         Bm25SparseEmbeddings,
@@ -202,6 +206,9 @@ __all__ = [
     "SchemaMismatchError",
     "EmbedderMismatchError",
     "named_embeddings",
+    "reembed",
+    "copy_reembedded",
+    "ReembedReport",
     "SearchHit",
     "StorageError",
     "StoreLockedError",

@@ -5,7 +5,7 @@ Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
 ``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
 ``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
 
-Commands: list, search, show, stats, export, import, purge-expired, delete, erase, digest, garden. Each prints an
+Commands: list, search, show, stats, export, import, reembed, purge-expired, delete, erase, digest, garden. Each prints an
 aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
 (1 for a failed command, 2 for a bad command line).
 """
@@ -145,6 +145,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal and the file is large)")
     p.set_defaults(run="cmd_import")
+
+    p = command("reembed", "rebuild the store's vectors with another embedder",
+                "Re-embed every memory, indexed exchange and room message with --embedder NAME. An embedded "
+                "store (--path) is rebuilt beside itself and swapped in; the old directory is kept as "
+                "DIR.before-reembed until you delete it. On a server (--url) the store is copied into "
+                "--to-collection. Close every other user of the store first.")
+    p.add_argument("--to-collection", metavar="NAME", help="on a server: the new collection to write")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.set_defaults(run="_reembed:cmd_reembed")
 
     p = command("purge-expired", "delete expired memories",
                 "Delete memories whose TTL has passed (reads already hide them), in the whole store or in "
@@ -293,8 +303,16 @@ def main(
             creates = args.command == "import" and not args.dry_run
             # None: the embedder the store recorded (a new one: the default), built only
             # when a command embeds; the others never wait for the model (nor LangChain).
-            embeddings = embeddings if embeddings is not None else getattr(args, "embedder", None)
-            opened = store = _open_store(args, location, embeddings, err, create=creates)
+            if args.command == "reembed":
+                # --embedder names the new embedder; the store opens with its own. An
+                # embedded one is opened by the command, which must close it to swap it.
+                embeddings = None
+            elif embeddings is None:
+                embeddings = getattr(args, "embedder", None)
+            if args.command == "reembed" and location[0]:
+                args.path = location[0]
+            else:
+                opened = store = _open_store(args, location, embeddings, err, create=creates)
         # A command is a function of _commands, or "module:function" in another cli module
         # (one that loads more, e.g. the digest's chat model).
         module, _, name = args.run.rpartition(":")
