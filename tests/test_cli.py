@@ -125,6 +125,7 @@ HELP_PHRASES = {
     "stats": "Count records per namespace, kind and type",
     "export": "JSON Lines",
     "import": "nothing is imported",
+    "reembed": "the old directory is kept",
     "purge-expired": "TTL has passed",
     "delete": "the older versions it superseded",
     "erase": "Asks for confirmation",
