@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from langgraph_memory.store._deferred_embedder import DeferredEmbedder
 
-DISTRIBUTION = "langgraph-agent-memory"
+DISTRIBUTION = "langgraph-memory-qdrant"
 """The name this package is published under (the import package is ``langgraph_memory``)."""
 
 OPENAI_PREFIX = "text-embedding-"

