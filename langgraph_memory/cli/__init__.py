@@ -258,6 +258,25 @@ def _open_store(
         raise
 
 
+def _export_embedder(args: argparse.Namespace) -> str | None:
+    """For ``import``: the embedder the export file names, if the package knows it (a new
+    store is then made with it, whatever the environment; an existing store of another
+    embedder refuses the file)."""
+    if args.command != "import" or args.file == "-":
+        return None
+    import json
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            header = json.loads(fh.readline())
+    except (OSError, ValueError):
+        return None  # import reports a missing or malformed file itself
+    from langgraph_memory.store._embedder_catalog import known_embedder
+
+    name = header.get("embedder") if isinstance(header, dict) else None
+    return name if isinstance(name, str) and known_embedder(name) is not None else None
+
+
 # -- entry point --------------------------------------------------------------------------
 
 
@@ -308,7 +327,7 @@ def main(
                 # embedded one is opened by the command, which must close it to swap it.
                 embeddings = None
             elif embeddings is None:
-                embeddings = getattr(args, "embedder", None)
+                embeddings = getattr(args, "embedder", None) or _export_embedder(args)
             if args.command == "reembed" and location[0]:
                 args.path = location[0]
             else:

@@ -18,7 +18,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from langgraph_memory.store import _transfer
 from langgraph_memory.store._reads import check_memory_id
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store._garden import vitality_buckets
@@ -334,25 +333,12 @@ def cmd_export(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
     namespace = None if args.namespace is None else parse_namespace(args.namespace)
     large = store.count(namespace=namespace, include_superseded=True) >= PROGRESS_MIN_RECORDS
     bar = ProgressBar(err, _want_progress(args.progress, err, large))
-    if args.file == "-":
-        summary = _transfer.export_jsonl(store, out, namespace=namespace, progress=bar)
+    try:
+        # A file is written beside and renamed: a failed export never looks like a whole one.
+        summary = store.export(out if args.file == "-" else args.file, namespace=namespace, progress=bar)
+    finally:
         bar.close()
-        report = err  # stdout carries the export itself
-    else:
-        target = Path(args.file)
-        # Write beside the target and rename, so a failed export never leaves half a file
-        # that looks like a whole one.
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                summary = _transfer.export_jsonl(store, fh, namespace=namespace, progress=bar)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        finally:
-            bar.close()
-        report = out
+    report = err if args.file == "-" else out  # with "-", stdout carries the export itself
     data = {"exported": summary.records, "live": summary.live, "namespaces": len(summary.namespaces), "file": args.file}
     if args.json:
         report.write(json.dumps(data) + "\n")
@@ -376,15 +362,12 @@ def cmd_import(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
         large = Path(path).stat().st_size >= PROGRESS_MIN_RECORDS * 8_000  # ~8 kB per 384-d record
         bar = ProgressBar(err, _want_progress(args.progress, err, large))
         try:
-            summary = _transfer.import_jsonl(store, path, dry_run=args.dry_run, progress=bar)
+            summary = store.import_(path, dry_run=args.dry_run, progress=bar)
         finally:
             bar.close()
     finally:
         if spooled:
             Path(spooled).unlink(missing_ok=True)
-    embedder = summary.header.get("embedder")
-    if embedder and embedder != store.embedder:
-        err.write(f"langgraph-memory: warning: the export was made with {embedder!r}, this store uses {store.embedder!r}\n")
     data = {"imported": 0 if args.dry_run else summary.records, "valid": summary.records,
             "live": summary.live, "namespaces": len(summary.namespaces), "dry_run": args.dry_run}
     _emit(args, out, data, lambda: out.write(
