@@ -126,6 +126,8 @@ LOBBY = [("david", "je pars en Grèce demain", 10, 0), ("sarah", "mdr", 10, 1), 
 def room_story(store: MemoryStore) -> None:
     """Seed 002's Lobby: observed at 10:00, used at 10:05 by Sarah, digested, then a fact."""
     print("\n══ The Lobby: the agent overhears a room ═════════════════════════════")
+    # The story happens in France: room times are shown in Paris time whatever the machine's zone.
+    os.environ.setdefault("LANGGRAPH_MEMORY_TIMEZONE", "Europe/Paris")
     paris = ZoneInfo("Europe/Paris")
     for author, text, hour, minute in LOBBY:
         store.observe(text, namespace=ROOMS, room="lobby", author=author,
