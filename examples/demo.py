@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chat", action="store_true", help="talk to ChatOpenAI instead of replaying the script")
     parser.add_argument("--path", default=DEFAULT_PATH,
                         help=f"store directory, kept afterwards (default: ./{DEFAULT_PATH}); the replay "
-                             f"starts by forgetting what an earlier run left of {'/'.join(NAMESPACE)}")
+                             f"starts by forgetting what an earlier run left in it")
     parser.add_argument("--embedder", default=None, metavar="NAME",
                         help="offline embedder of a new store: minilm (the default when installed) or e5 "
                              "(multilingual, no torch; the default when only it is installed)")
@@ -198,7 +198,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.chat:
             chat(store)
         else:
-            store.erase(NAMESPACE)  # a second run replays the same story, not on top of the first
+            # A second run replays the same story, not on top of the first: the users', the
+            # agent's own and the room's memories of the last run go first.
+            for namespace in (("memories",), ("agent",), ("rooms",)):
+                store.erase(namespace)
             replay(store)
             room_story(store)
     cli = f"langgraph-memory --path {shlex.quote(args.path)}"

@@ -158,6 +158,11 @@ def table(
         out.write(line.rstrip() + "\n")
 
 
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``1 namespace``, ``2 namespaces``."""
+    return f"{count} {singular if count == 1 else plural_form or singular + 's'}"
+
+
 def _emit(args: argparse.Namespace, out: TextIO, data: Any, render: Callable[[], None]) -> None:
     if args.json:
         out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
@@ -344,7 +349,7 @@ def cmd_export(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
         report.write(json.dumps(data) + "\n")
     else:
         report.write(f"exported {summary.records} records ({summary.live} live) of "
-                     f"{len(summary.namespaces)} namespaces to {args.file}\n")
+                     f"{plural(len(summary.namespaces), 'namespace')} to {args.file}\n")
     return 0
 
 
@@ -372,7 +377,7 @@ def cmd_import(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
             "live": summary.live, "namespaces": len(summary.namespaces), "dry_run": args.dry_run}
     _emit(args, out, data, lambda: out.write(
         f"{'valid: would import' if args.dry_run else 'imported'} {summary.records} records "
-        f"({summary.live} live) of {len(summary.namespaces)} namespaces\n"))
+        f"({summary.live} live) of {plural(len(summary.namespaces), 'namespace')}\n"))
     return 0
 
 
@@ -419,8 +424,14 @@ def cmd_erase(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
     if not args.yes:
         _confirm(f"Erase all memories of {text}?", err,
                  nothing_done="nothing erased", flag_hint=f"pass --yes to erase {text}")
+    # erase counts every record it removes; say what they were, as stats counts live ones.
+    live = store.count(namespace=namespace)
+    memories = store.count(namespace=namespace, include_superseded=True)
     erased = store.erase(namespace)
-    _emit(args, out, {"erased": erased, "namespace": text},
-          lambda: out.write(f"erased {erased} records of {text}\n"))
+    others = max(0, erased - memories)
+    _emit(args, out, {"erased": erased, "namespace": text, "live": live, "history": memories - live, "other": others},
+          lambda: out.write(f"erased {plural(erased, 'record')} of {text}: {plural(live, 'live memory', 'live memories')}, "
+                            f"{plural(memories - live, 'older, archived or expired version')}, "
+                            f"{plural(others, 'other record')} (exchanges, summaries, room messages, store items)\n"))
     return 0
 

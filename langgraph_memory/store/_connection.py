@@ -8,6 +8,7 @@ import contextvars
 import logging
 import os
 import threading
+import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
@@ -162,8 +163,13 @@ class StoreConnection:
         """Use a Qdrant server or cluster at ``url`` (``api_key`` for Qdrant Cloud)."""
         from qdrant_client import QdrantClient
 
+        with warnings.catch_warnings():
+            # A server that is down makes qdrant-client warn that it cannot check versions;
+            # opening the collection then fails with the real reason, once.
+            warnings.filterwarnings("ignore", message="Failed to obtain server version")
+            client = QdrantClient(url=url, api_key=api_key, **client_kwargs)
         return cls(
-            client=QdrantClient(url=url, api_key=api_key, **client_kwargs),
+            client=client,
             collection_name=collection_name, embeddings=embeddings, dedup=dedup,
             sparse_embeddings=sparse_embeddings,
         )
