@@ -273,7 +273,7 @@ def test_purge_expired(seeded):
 def test_erase_with_yes(seeded):
     store, _ = seeded
     code, out, err = run(["erase", "memories/alice", "--yes", "--json"], store=store)
-    assert code == 0 and json.loads(out) == {"erased": 3, "namespace": "memories/alice"}
+    assert code == 0 and json.loads(out) == {"erased": 3, "namespace": "memories/alice", "live": 2, "history": 1, "other": 0}
     assert "Erase all" not in err
     assert store.count(namespace=ALICE, include_superseded=True) == 0
     assert store.count(namespace=BOB, include_superseded=True) == 3

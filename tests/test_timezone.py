@@ -9,7 +9,7 @@ import pytest
 from tzlocal import get_localzone_name
 
 from langgraph_memory import InvalidMemoryError
-from langgraph_memory._timezone import local_timezone
+from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.agent.rooms import LiveConfig, render_live
 from langgraph_memory.background.scheduler import Schedule
 from langgraph_memory.store._rooms import RoomMessage

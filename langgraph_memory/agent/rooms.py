@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_memory.agent.injection import InjectedEntry, estimate_tokens, render_line
-from langgraph_memory._timezone import local_timezone
+from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store import MemoryStore, QueryVectors
 from langgraph_memory.store._rooms import RoomMessage

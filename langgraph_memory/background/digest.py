@@ -28,7 +28,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from langgraph_memory._timezone import local_timezone
+from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._rooms import RoomMessage

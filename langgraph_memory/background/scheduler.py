@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from croniter import croniter
 
-from langgraph_memory._timezone import local_timezone
+from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.background.digest import DigestBusyError, digest, digest_key
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.background.worker import worker_for

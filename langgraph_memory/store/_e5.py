@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from langchain_core.embeddings import Embeddings
 
-MODEL_NAME = "multilingual-e5-small-q4"
+from langgraph_memory.store._embedder_catalog import E5_MODEL as MODEL_NAME
 
 
 class E5Embeddings(Embeddings):
