@@ -78,6 +78,18 @@ def test_an_openai_key_does_not_change_the_embedder_of_an_existing_store(offline
     assert out.splitlines()[1].endswith("Alice plays the cello every Sunday")
 
 
+def test_on_a_server_too_the_collection_keeps_its_embedder(embeddings, monkeypatch):
+    client = QdrantClient(":memory:")
+    MemoryStore(client=client, embeddings=embeddings).remember("Alice lives in Lyon", namespace=NS)
+    for key, value in NO_NETWORK.items():
+        monkeypatch.setenv(key, value)
+    store = MemoryStore(client=client)
+    assert store.embedder == "all-MiniLM-L6-v2"
+    assert store.search("where does Alice live?", namespace=NS)[0].memory.content == "Alice lives in Lyon"
+    code, out, err = run(["list"], store=store)
+    assert code == 0 and "Alice lives in Lyon" in out, err
+
+
 def test_the_command_line_with_an_openai_key_reads_an_offline_store(offline_store):
     env = {**os.environ, **NO_NETWORK, "PYTHONPATH": str(ROOT)}
     cli = [sys.executable, "-c", "from langgraph_memory.cli import main; raise SystemExit(main())"]
