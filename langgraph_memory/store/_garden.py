@@ -315,7 +315,7 @@ def _tend_point(
         tally.note("archive", p.id, key, vitality, after)
         return {"status": "archived", "archived_at": now, "vitality": round(after, 3), "vitality_at": now}
     tally.after.append(after)
-    tally.buckets[settings.bucket_of(after)] += 1
+    tally.buckets[settings.bucket_of(round(after, 3))] += 1  # the value a pass writes
     if vitality - after >= WRITE_EPSILON:
         tally.counts["decayed"] += 1
         return {"vitality": round(after, 3), "vitality_at": now}
@@ -358,5 +358,5 @@ def vitality_buckets(payloads: Iterable[dict[str, Any]], settings: DecaySettings
     for payload in payloads:
         stored = payload.get("vitality")
         vitality = float(payload.get("importance", 0.6)) if stored is None else float(stored)
-        counts[settings.bucket_of(_vitality_now(payload, vitality, at, settings)[0])] += 1
+        counts[settings.bucket_of(round(_vitality_now(payload, vitality, at, settings)[0], 3))] += 1
     return dict(counts)
