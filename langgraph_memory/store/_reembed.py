@@ -17,7 +17,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._rooms import ROOM_COLLECTION
@@ -53,15 +53,6 @@ class ReembedReport:
     """Where :func:`reembed` moved the old directory (delete it once the new one serves)."""
 
 
-def _all_points(backend: Backend) -> Iterator[StoredPoint]:
-    offset = None
-    while True:
-        points, offset = backend.scroll(Where(status=None), limit=256, with_vectors=True, offset=offset)
-        yield from points
-        if offset is None:
-            return
-
-
 def _side(store: MemoryStore, name: str, fields: tuple[str, ...]) -> Backend | None:
     """The store's side collection ``name`` if it was ever created (never creates one)."""
     if store._backend.sibling(name, keyword_fields=fields).stored_meta() is None:
@@ -69,16 +60,22 @@ def _side(store: MemoryStore, name: str, fields: tuple[str, ...]) -> Backend | N
     return store.side_collection(name, keyword_fields=fields)
 
 
-def _copy(points: list[StoredPoint], embed: Callable[[list[StoredPoint]], None], target: Backend,
+def _copy(source: Backend, embed: Callable[[list[StoredPoint]], None], target: Backend,
           part: str, report: ReembedReport, progress: Progress | None) -> None:
-    for start in range(0, len(points), BATCH):
-        chunk = points[start:start + BATCH]
-        embed(chunk)
-        target.upsert(chunk)
-        report.counts[part] = report.counts.get(part, 0) + len(chunk)
-        if progress is not None:
-            progress(part, report.counts[part], len(points))
-    report.counts.setdefault(part, 0)
+    """Stream ``source`` into ``target`` a batch at a time (a large store never sits in memory)."""
+    total = source.count(Where(status=None))
+    report.counts[part] = 0
+    offset = None
+    while True:
+        chunk, offset = source.scroll(Where(status=None), limit=BATCH, with_vectors=True, offset=offset)
+        if chunk:
+            embed(chunk)
+            target.upsert(chunk)
+            report.counts[part] += len(chunk)
+            if progress is not None:
+                progress(part, report.counts[part], max(total, report.counts[part]))
+        if offset is None:
+            return
 
 
 def copy_reembedded(source: MemoryStore, target: MemoryStore, *, progress: Progress | None = None) -> ReembedReport:
@@ -91,8 +88,7 @@ def copy_reembedded(source: MemoryStore, target: MemoryStore, *, progress: Progr
     """
     if target is source or target._backend.count(Where(status=None)):
         raise InvalidMemoryError("target", "re-embedding writes into a new, empty store")
-    memories = list(_all_points(source._backend))
-    items = sum(p.payload.get("status") not in MEMORY_STATUSES for p in memories)
+    items = source._backend.count(Where(status=None)) - source._backend.count(Where(status=MEMORY_STATUSES))
     if items:
         raise InvalidMemoryError("source", f"holds {items} LangGraph BaseStore record(s) whose embedded "
                                  "fields are not recorded; re-embedding would lose them: put them again "
@@ -106,16 +102,16 @@ def copy_reembedded(source: MemoryStore, target: MemoryStore, *, progress: Progr
                 raise InvalidMemoryError("embeddings", f"expected {target.dim} dimensions, got {len(vector)}")
             point.dense = normalise(vector)
 
-    _copy(memories, embed_content, target._backend, "memories", report, progress)
+    _copy(source._backend, embed_content, target._backend, "memories", report, progress)
     exchanges = _side(source, CONVERSATIONS, CONVERSATION_FIELDS)
     if exchanges is not None:
-        _copy(list(_all_points(exchanges)), embed_content,
+        _copy(exchanges, embed_content,
               target.side_collection(CONVERSATIONS, keyword_fields=CONVERSATION_FIELDS),
               "conversations", report, progress)
     rooms = _side(source, ROOM_COLLECTION, ("room", "author"))
     if rooms is not None:
         # Room messages embed as "author: text" with a substance score: the room code's own.
-        _copy(list(_all_points(rooms)), target._embed_messages, target._rooms_backend(), "rooms", report, progress)
+        _copy(rooms, target._embed_messages, target._rooms_backend(), "rooms", report, progress)
     target.optimize()
     return report
 
