@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -275,3 +276,18 @@ def test_an_e5_store_merges_refinements_and_keeps_different_facts_in_french_and_
             assert store.remember(refined, namespace=ns).action == "updated"
             assert store.remember(different, namespace=ns).action == "inserted"
             assert sorted(m.content for m in store.recent(namespace=ns)) == sorted([refined, different])
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(max_size=30))
+def test_reembed_with_any_name_works_or_raises_a_typed_error_and_leaves_the_store_as_it_was(offline_store, name):
+    before = (offline_store / META_FILE).read_text()
+    try:
+        report = reembed(offline_store, name)
+    except (InvalidMemoryError, EmbeddingsUnavailableError):
+        assert (offline_store / META_FILE).read_text() == before
+        assert not offline_store.with_name("store.reembedding").exists()
+        assert not offline_store.with_name("store.before-reembed").exists()
+    else:  # a known name: the store was rebuilt, the old one kept aside
+        assert report.counts["memories"] == 2
+        shutil.rmtree(report.previous_path)
