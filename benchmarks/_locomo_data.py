@@ -163,6 +163,7 @@ class CachedEmbeddings(Embeddings):
         self.inner = inner
         self.model_name = getattr(inner, "model_name", None) or type(inner).__name__
         self._cache: dict[str, list[float]] = {}
+        self._queries: dict[str, list[float]] = {}
         self._lock = threading.Lock()
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
@@ -174,4 +175,11 @@ class CachedEmbeddings(Embeddings):
         return [self._cache[t] for t in texts]
 
     def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
+        # Apart from documents: an asymmetric model (E5's "query: " / "passage: ") embeds
+        # the same text differently as a question.
+        hit = self._queries.get(text)
+        if hit is None:
+            hit = self.inner.embed_query(text)
+            with self._lock:
+                self._queries[text] = hit
+        return hit

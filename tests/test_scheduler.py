@@ -16,6 +16,12 @@ from langgraph_memory.testing import ScriptedChatModel, digest_reply
 PARIS = ZoneInfo("Europe/Paris")
 
 
+@pytest.fixture(autouse=True)
+def paris_time(monkeypatch):
+    """These stories happen in Paris; the default zone is the machine's (test_timezone.py)."""
+    monkeypatch.setenv("LANGGRAPH_MEMORY_TIMEZONE", "Europe/Paris")
+
+
 class FakeClock:
     def __init__(self, at: datetime) -> None:
         self.now = at

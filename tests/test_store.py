@@ -10,6 +10,7 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from qdrant_client import QdrantClient
 
 from langgraph_memory import InvalidMemoryError, MemoryStore, SchemaMismatchError, StoreLockedError
+from langgraph_memory.errors import EmbedderMismatchError
 from langgraph_memory.store.records import MAX_CONTENT_CHARS
 
 pytestmark = pytest.mark.integration
@@ -455,12 +456,15 @@ def test_a_lazy_embedder_loads_only_when_something_is_embedded(backend, embeddin
     assert store.search("cello", namespace=LAZY_NS)[0].memory.content == "Alice plays the cello"
     assert lazy.loaded and built == [1, 1]
 
-    # Another model's name: its size is measured, not taken from the store.
+    # Another model's name: refused before anything is loaded, naming both.
     other = LazyEmbeddings(factory, "another-model")
     if client is None:
         store.close()
-    open_store(other).close()
-    assert other.loaded
+    with pytest.raises(EmbedderMismatchError) as caught:
+        open_store(other)
+    assert (caught.value.stored, caught.value.given) == (name, "another-model")
+    assert name in str(caught.value) and "another-model" in str(caught.value)
+    assert not other.loaded
 
 
 def test_lazy_embeddings_reject_bad_arguments():

@@ -9,7 +9,7 @@ their own block before the known facts, marked as excerpts chosen for relevance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo
@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_memory.agent.injection import InjectedEntry, estimate_tokens
+from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store import MemoryStore, QueryVectors
 from langgraph_memory.store._lines import bare_line, check_name, quoted_line
@@ -45,13 +46,14 @@ class LiveConfig:
         limit: at most this many excerpts (seed 002: top 10).
         min_cosine: floor on the cosine between the turn's query and a message.
         min_substance: chit-chat filter (see :meth:`MemoryStore.search_live`).
-        timezone: the zone the excerpts' times are shown in.
+        timezone: the zone the excerpts' times are shown in (an IANA name); default the
+            machine's local zone, or ``$LANGGRAPH_MEMORY_TIMEZONE``.
     """
 
     limit: int = 10
     min_cosine: float = 0.4
     min_substance: float = 0.4
-    timezone: str = "Europe/Paris"
+    timezone: str = field(default_factory=local_timezone)
 
 
 def rooms_from_runtime(config: RunnableConfig | None, context: Any) -> tuple[str, ...]:

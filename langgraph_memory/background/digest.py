@@ -35,6 +35,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from langgraph_memory.background._durations import understood_ttl
+from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._lines import bare_line, check_name, quoted_line
@@ -192,7 +193,7 @@ def digest(
     model: BaseChatModel,
     target_namespace: Namespace | None = None,
     max_messages: int = 1000,
-    timezone_name: str = "Europe/Paris",
+    timezone_name: str | None = None,
     instructions: str = DIGEST_INSTRUCTIONS,
     lease_seconds: float = 900.0,
 ) -> DigestReport:
@@ -207,7 +208,8 @@ def digest(
         target_namespace: where the facts go; default the room's namespace, which the
             pre-hook reads for runs that name the room.
         max_messages: at most this many (the oldest) per run; the rest wait for the next.
-        timezone_name: the zone message times are shown to the model in.
+        timezone_name: the zone message times are shown to the model in (an IANA name);
+            default the machine's local zone, or ``$LANGGRAPH_MEMORY_TIMEZONE``.
         instructions: the system prompt (``{room}`` is filled in).
         lease_seconds: how long the room's lease lasts if this process dies mid-run.
 
@@ -224,7 +226,7 @@ def digest(
     room = check_name("room", room, MAX_NAME_CHARS)  # it is written into the model's prompt
     if isinstance(max_messages, bool) or not isinstance(max_messages, int) or max_messages < 1:
         raise InvalidMemoryError("max_messages", "must be a positive integer")
-    zone = ZoneInfo(timezone_name)
+    zone = ZoneInfo(timezone_name or local_timezone())
     key = digest_key(namespace, room)
     jobs = JobState(store)
     owner = new_owner()

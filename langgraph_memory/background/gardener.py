@@ -49,14 +49,14 @@ def schedule_gardening(
     *,
     namespace: Namespace | None = None,
     hours: Sequence[int] = (3,),
-    tz: str = DEFAULT_TIMEZONE,
+    tz: str | None = DEFAULT_TIMEZONE,
     cron: str | None = None,
     scheduler: Scheduler | None = None,
     start: bool = True,
     on_report: Callable[[dict[str, Any]], None] | None = None,
 ) -> Scheduler:
     """Garden ``namespace`` (default: the whole store) on a schedule, by default once a day
-    at 03:00 Europe/Paris (``hours``/``tz``, or a ``cron`` expression); returns the
+    at 03:00 in the machine's local zone (``hours``/``tz``, or a ``cron`` expression); returns the
     scheduler (started unless ``start=False``; ``stop()`` it on shutdown).
 
     Pass the ``scheduler`` of :func:`~langgraph_memory.background.scheduler.schedule_digests`

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from croniter import croniter
 
+from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.background.digest import DigestBusyError, digest, digest_key
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.background.worker import worker_for
@@ -34,7 +35,8 @@ __all__ = ["DEFAULT_HOURS", "DEFAULT_TIMEZONE", "Schedule", "Scheduler", "schedu
 logger = logging.getLogger("langgraph_memory")
 
 DEFAULT_HOURS = (2, 6, 10, 14, 18, 22)
-DEFAULT_TIMEZONE = "Europe/Paris"
+DEFAULT_TIMEZONE: str | None = None
+"""``None``: the machine's local zone, or ``$LANGGRAPH_MEMORY_TIMEZONE`` (see :func:`local_timezone`)."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,7 @@ class Schedule:
     """
 
     expression: str
-    tz: str = DEFAULT_TIMEZONE
+    tz: str = field(default_factory=local_timezone)
 
     def __post_init__(self) -> None:
         if not isinstance(self.expression, str) or not croniter.is_valid(self.expression):
@@ -56,7 +58,7 @@ class Schedule:
             raise InvalidMemoryError("tz", f"unknown time zone {self.tz!r}") from exc
 
     @classmethod
-    def hours(cls, hours: Sequence[int] = DEFAULT_HOURS, tz: str = DEFAULT_TIMEZONE, minute: int = 0) -> "Schedule":
+    def hours(cls, hours: Sequence[int] = DEFAULT_HOURS, tz: str | None = DEFAULT_TIMEZONE, minute: int = 0) -> "Schedule":
         """Every day at these hours (0-23), at ``minute``, in ``tz``."""
         if isinstance(hours, (str, bytes)) or not hours or not all(
             isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 23 for h in hours
@@ -64,12 +66,12 @@ class Schedule:
             raise InvalidMemoryError("hours", "expected hours of the day, integers from 0 to 23")
         if isinstance(minute, bool) or not isinstance(minute, int) or not 0 <= minute <= 59:
             raise InvalidMemoryError("minute", "expected an integer from 0 to 59")
-        return cls(f"{minute} {','.join(str(h) for h in sorted(set(hours)))} * * *", tz)
+        return cls(f"{minute} {','.join(str(h) for h in sorted(set(hours)))} * * *", tz or local_timezone())
 
     @classmethod
-    def cron(cls, expression: str, tz: str = DEFAULT_TIMEZONE) -> "Schedule":
-        """A five-field cron expression, e.g. ``"0 */4 * * *"``, in ``tz``."""
-        return cls(expression, tz)
+    def cron(cls, expression: str, tz: str | None = DEFAULT_TIMEZONE) -> "Schedule":
+        """A five-field cron expression, e.g. ``"0 */4 * * *"``, in ``tz`` (default local)."""
+        return cls(expression, tz or local_timezone())
 
     def _local(self, at: datetime) -> datetime:
         if at.tzinfo is None:
@@ -252,7 +254,7 @@ def schedule_digests(
     namespace: Sequence[str],
     rooms: Sequence[str] = ("lobby",),
     hours: Sequence[int] = DEFAULT_HOURS,
-    tz: str = DEFAULT_TIMEZONE,
+    tz: str | None = DEFAULT_TIMEZONE,
     cron: str | None = None,
     scheduler: Scheduler | None = None,
     start: bool = True,
@@ -261,8 +263,8 @@ def schedule_digests(
     """Digest ``rooms`` of ``namespace`` on a schedule, in one call; returns the scheduler
     (started unless ``start=False``; ``stop()`` it on shutdown).
 
-    ``hours``/``tz`` give fixed hours (default seed 002's 02, 06, 10, 14, 18, 22 h in
-    Europe/Paris); ``cron`` replaces them with a cron expression. ``digest_options`` go to
+    ``hours``/``tz`` give fixed hours (default 02, 06, 10, 14, 18, 22 h in the machine's
+    local zone); ``cron`` replaces them with a cron expression. ``digest_options`` go to
     :func:`~langgraph_memory.background.digest.digest`. Pass ``scheduler`` to add the digests
     to one already running other jobs (the gardener).
     """

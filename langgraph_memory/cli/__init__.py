@@ -5,7 +5,7 @@ Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
 ``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
 ``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
 
-Commands: list, search, show, stats, export, import, purge-expired, delete, erase, digest, garden. Each prints an
+Commands: list, search, show, stats, export, import, reembed, purge-expired, delete, erase, digest, garden. Each prints an
 aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
 (1 for a failed command, 2 for a bad command line).
 """
@@ -61,6 +61,10 @@ def _add_store_options(parser: argparse.ArgumentParser, *, sub: bool) -> None:
                        help=f"Qdrant API key for --url (default: ${ENV_API_KEY})")
     group.add_argument("--collection", metavar="NAME", default=default,
                        help=f"collection on the server (default: ${ENV_COLLECTION} or langgraph_memory)")
+    group.add_argument("--embedder", metavar="NAME", default=default,
+                       help="embedder of a new store: minilm (offline, English), e5 (offline, multilingual), "
+                            "openai, or an OpenAI model name (default: the one the store recorded; for a "
+                            "new store openai with $OPENAI_API_KEY, else minilm)")
     group.add_argument("--json", action="store_true", default=default,
                        help="print machine-readable JSON instead of a table")
 
@@ -142,6 +146,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="progress bar on stderr (default: when stderr is a terminal and the file is large)")
     p.set_defaults(run="cmd_import")
 
+    p = command("reembed", "rebuild the store's vectors with another embedder",
+                "Re-embed every memory, indexed exchange and room message with --embedder NAME. An embedded "
+                "store (--path) is rebuilt beside itself and swapped in; the old directory is kept as "
+                "DIR.before-reembed until you delete it. On a server (--url) the store is copied into "
+                "--to-collection. Close every other user of the store first.")
+    p.add_argument("--to-collection", metavar="NAME", help="on a server: the new collection to write")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.set_defaults(run="_reembed:cmd_reembed")
+
     p = command("purge-expired", "delete expired memories",
                 "Delete memories whose TTL has passed (reads already hide them), in the whole store or in "
                 "NAMESPACE and below.")
@@ -220,7 +234,7 @@ def _open_store(
 
         if not create and not (Path(path) / META_FILE).is_file():
             raise CliError(f"no memory store at {path} ({META_FILE} not found)")
-        return MemoryStore.open(path, embeddings=embeddings)
+        return MemoryStore.open(path, embeddings=embeddings, _langchain_free=True)
     from qdrant_client import QdrantClient
 
     collection = getattr(args, "collection", None) or os.environ.get(ENV_COLLECTION) or "langgraph_memory"
@@ -238,10 +252,29 @@ def _open_store(
             raise CliError(f"cannot reach Qdrant at {url}: {exc}") from exc
         if not create and not exists:
             raise CliError(f"no collection {collection!r} at {url}")
-        return MemoryStore(client=client, collection_name=collection, embeddings=embeddings)
+        return MemoryStore(client=client, collection_name=collection, embeddings=embeddings, _langchain_free=True)
     except BaseException:
         client.close()
         raise
+
+
+def _export_embedder(args: argparse.Namespace) -> str | None:
+    """For ``import``: the embedder the export file names, if the package knows it (a new
+    store is then made with it, whatever the environment; an existing store of another
+    embedder refuses the file)."""
+    if args.command != "import" or args.file == "-":
+        return None
+    import json
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            header = json.loads(fh.readline())
+    except (OSError, ValueError):
+        return None  # import reports a missing or malformed file itself
+    from langgraph_memory.store._embedder_catalog import known_embedder
+
+    name = header.get("embedder") if isinstance(header, dict) else None
+    return name if isinstance(name, str) and known_embedder(name) is not None else None
 
 
 # -- entry point --------------------------------------------------------------------------
@@ -259,8 +292,9 @@ def main(
 
     Args:
         argv: the arguments (default ``sys.argv[1:]``).
-        embeddings: the embedder for stores the CLI opens (default: :func:`default_embeddings`,
-            loaded only when a command embeds, i.e. ``search`` or a new store).
+        embeddings: the embedder for stores the CLI opens (default: ``--embedder``, else the
+            one the store recorded, else for a new store :func:`default_embeddings`; loaded
+            only when a command embeds).
         store: an open :class:`MemoryStore` to act on instead of ``--path``/``--url``; it is
             left open (tests and embedding applications use this).
         stdout, stderr: where to write (default ``sys.stdout`` / ``sys.stderr``).
@@ -286,13 +320,18 @@ def main(
     try:
         if store is None:
             creates = args.command == "import" and not args.dry_run
-            if embeddings is None:
-                from langgraph_memory.store.embeddings import deferred_default_embeddings
-
-                # Only search embeds: the other commands never wait for the model (nor for
-                # LangChain's import) to load.
-                embeddings = deferred_default_embeddings()
-            opened = store = _open_store(args, location, embeddings, err, create=creates)
+            # None: the embedder the store recorded (a new one: the default), built only
+            # when a command embeds; the others never wait for the model (nor LangChain).
+            if args.command == "reembed":
+                # --embedder names the new embedder; the store opens with its own. An
+                # embedded one is opened by the command, which must close it to swap it.
+                embeddings = None
+            elif embeddings is None:
+                embeddings = getattr(args, "embedder", None) or _export_embedder(args)
+            if args.command == "reembed" and location[0]:
+                args.path = location[0]
+            else:
+                opened = store = _open_store(args, location, embeddings, err, create=creates)
         # A command is a function of _commands, or "module:function" in another cli module
         # (one that loads more, e.g. the digest's chat model).
         module, _, name = args.run.rpartition(":")

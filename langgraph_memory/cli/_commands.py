@@ -18,7 +18,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from langgraph_memory.store import _transfer
 from langgraph_memory.store._reads import check_memory_id
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store._garden import vitality_buckets
@@ -157,6 +156,11 @@ def table(
             last = last[: widths[-1] - 1] + "…"
         line = "  ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + ("  " if len(row) > 1 else "") + last
         out.write(line.rstrip() + "\n")
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``1 namespace``, ``2 namespaces``."""
+    return f"{count} {singular if count == 1 else plural_form or singular + 's'}"
 
 
 def _emit(args: argparse.Namespace, out: TextIO, data: Any, render: Callable[[], None]) -> None:
@@ -334,31 +338,18 @@ def cmd_export(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
     namespace = None if args.namespace is None else parse_namespace(args.namespace)
     large = store.count(namespace=namespace, include_superseded=True) >= PROGRESS_MIN_RECORDS
     bar = ProgressBar(err, _want_progress(args.progress, err, large))
-    if args.file == "-":
-        summary = _transfer.export_jsonl(store, out, namespace=namespace, progress=bar)
+    try:
+        # A file is written beside and renamed: a failed export never looks like a whole one.
+        summary = store.export(out if args.file == "-" else args.file, namespace=namespace, progress=bar)
+    finally:
         bar.close()
-        report = err  # stdout carries the export itself
-    else:
-        target = Path(args.file)
-        # Write beside the target and rename, so a failed export never leaves half a file
-        # that looks like a whole one.
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                summary = _transfer.export_jsonl(store, fh, namespace=namespace, progress=bar)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        finally:
-            bar.close()
-        report = out
+    report = err if args.file == "-" else out  # with "-", stdout carries the export itself
     data = {"exported": summary.records, "live": summary.live, "namespaces": len(summary.namespaces), "file": args.file}
     if args.json:
         report.write(json.dumps(data) + "\n")
     else:
         report.write(f"exported {summary.records} records ({summary.live} live) of "
-                     f"{len(summary.namespaces)} namespaces to {args.file}\n")
+                     f"{plural(len(summary.namespaces), 'namespace')} to {args.file}\n")
     return 0
 
 
@@ -376,20 +367,17 @@ def cmd_import(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
         large = Path(path).stat().st_size >= PROGRESS_MIN_RECORDS * 8_000  # ~8 kB per 384-d record
         bar = ProgressBar(err, _want_progress(args.progress, err, large))
         try:
-            summary = _transfer.import_jsonl(store, path, dry_run=args.dry_run, progress=bar)
+            summary = store.import_(path, dry_run=args.dry_run, progress=bar)
         finally:
             bar.close()
     finally:
         if spooled:
             Path(spooled).unlink(missing_ok=True)
-    embedder = summary.header.get("embedder")
-    if embedder and embedder != store.embedder:
-        err.write(f"langgraph-memory: warning: the export was made with {embedder!r}, this store uses {store.embedder!r}\n")
     data = {"imported": 0 if args.dry_run else summary.records, "valid": summary.records,
             "live": summary.live, "namespaces": len(summary.namespaces), "dry_run": args.dry_run}
     _emit(args, out, data, lambda: out.write(
         f"{'valid: would import' if args.dry_run else 'imported'} {summary.records} records "
-        f"({summary.live} live) of {len(summary.namespaces)} namespaces\n"))
+        f"({summary.live} live) of {plural(len(summary.namespaces), 'namespace')}\n"))
     return 0
 
 
@@ -436,8 +424,14 @@ def cmd_erase(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
     if not args.yes:
         _confirm(f"Erase all memories of {text}?", err,
                  nothing_done="nothing erased", flag_hint=f"pass --yes to erase {text}")
+    # erase counts every record it removes; say what they were, as stats counts live ones.
+    live = store.count(namespace=namespace)
+    memories = store.count(namespace=namespace, include_superseded=True)
     erased = store.erase(namespace)
-    _emit(args, out, {"erased": erased, "namespace": text},
-          lambda: out.write(f"erased {erased} records of {text}\n"))
+    others = max(0, erased - memories)
+    _emit(args, out, {"erased": erased, "namespace": text, "live": live, "history": memories - live, "other": others},
+          lambda: out.write(f"erased {plural(erased, 'record')} of {text}: {plural(live, 'live memory', 'live memories')}, "
+                            f"{plural(memories - live, 'older, archived or expired version')}, "
+                            f"{plural(others, 'other record')} (exchanges, summaries, room messages, store items)\n"))
     return 0
 

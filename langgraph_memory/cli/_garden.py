@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from langgraph_memory.cli._commands import _emit, parse_namespace, table
+from langgraph_memory.cli._commands import _emit, parse_namespace, plural, table
 
 
 def cmd_garden(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -16,8 +16,8 @@ def cmd_garden(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
     def render() -> None:
         verb = "would archive" if args.dry_run else "archived"
         out.write(
-            f"{'dry run: ' if args.dry_run else ''}{report['seen']} live memories in {report['namespaces']} "
-            f"namespaces: {report['decayed']} {'would fade' if args.dry_run else 'faded'}, "
+            f"{'dry run: ' if args.dry_run else ''}{plural(report['seen'], 'live memory', 'live memories')} in "
+            f"{plural(report['namespaces'], 'namespace')}: {report['decayed']} {'would fade' if args.dry_run else 'faded'}, "
             f"{report['boosted']} used since the last pass, {verb} {report['archived']}, "
             f"{'would purge' if args.dry_run else 'purged'} {report['purged']}, "
             f"{report['protected']} protected ({report['duration_ms']:.0f} ms)\n"

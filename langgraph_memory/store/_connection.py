@@ -8,18 +8,20 @@ import contextvars
 import logging
 import os
 import threading
+import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
-from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.errors import EmbedderMismatchError, InvalidMemoryError
 from langgraph_memory.store._checks import MAX_QUERY_CHARS, check_text
 from langgraph_memory.store._dedup import DedupPolicy
 from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store._writing import Writer, normalise
 from langgraph_memory.store.backends import SCHEMA_VERSION, Backend
-from langgraph_memory.store.embeddings import default_embeddings, embedder_name, vector_size
+from langgraph_memory.store._embedder_catalog import rebuild_record
+from langgraph_memory.store.embeddings import choose_embeddings, embedder_name, vector_size
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
@@ -40,6 +42,12 @@ class _Background(Protocol):
 
 
 
+def _where(backend: Backend) -> str:
+    """How messages name a store: its directory, or its collection on a server."""
+    path = getattr(backend, "path", None)
+    return str(path) if path is not None else f"collection {getattr(backend, 'collection', '?')!r}"
+
+
 class StoreConnection:
     """A store's engine and embedders, opened and closed; the API is :class:`MemoryStore`'s
     (whose docstring explains the constructor)."""
@@ -48,11 +56,12 @@ class StoreConnection:
         self,
         *,
         client: Any = None,
-        embeddings: Embeddings | None = None,
+        embeddings: Embeddings | str | None = None,
         collection_name: str = "langgraph_memory",
         dedup: DedupPolicy | None = None,
         sparse_embeddings: SparseEmbeddings | None = None,
         _backend: Backend | None = None,
+        _langchain_free: bool = False,
     ) -> None:
         if _backend is None:
             if client is None:
@@ -63,20 +72,25 @@ class StoreConnection:
             from langgraph_memory.store.backends.qdrant import QdrantClientBackend
 
             _backend = QdrantClientBackend(client, collection_name)
-        self.embeddings = embeddings or default_embeddings()
+        stored = _backend.stored_meta()
+        self.embeddings = choose_embeddings(embeddings, stored, _where(_backend), langchain=not _langchain_free)
         self._sparse_embeddings = sparse_embeddings
         self.embedder = embedder_name(self.embeddings)
+        recorded = (stored or {}).get("embedder")
+        if recorded and recorded != self.embedder:
+            raise EmbedderMismatchError(
+                f"{_where(_backend)} was built with the embedder {recorded!r}; the one given is "
+                f"{self.embedder!r}, whose vectors are not comparable. Open it without embeddings= "
+                "to use its own, or re-embed it: langgraph-memory reembed --embedder NAME",
+                stored=str(recorded), given=self.embedder,
+            )
         self.dedup = dedup or DedupPolicy.for_embedder(self.embedder)
         self._backend = _backend
-        dim = vector_size(self.embeddings, self.embedder, self._backend.stored_meta)
-        self.meta = self._backend.setup(
-            dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": self.embedder}
-        )
-        if self.meta.get("embedder") != self.embedder:
-            logger.warning(
-                "store was built with embedder %r, now opened with %r: similarity across "
-                "the two is meaningless", self.meta.get("embedder"), self.embedder,
-            )
+        dim = vector_size(self.embeddings, self.embedder, lambda: stored)
+        self.meta = self._backend.setup(dim=dim, meta={
+            "schema_version": SCHEMA_VERSION, "embedder": self.embedder,
+            "embedder_rebuild": rebuild_record(self.embeddings, self.embedder),
+        })
         self.dim = dim
         self._writer = Writer(
             self._backend, self.embeddings, lambda: self.sparse_embeddings, dim, lambda: self.dedup
@@ -108,15 +122,22 @@ class StoreConnection:
         cls,
         path: str | os.PathLike[str],
         *,
-        embeddings: Embeddings | None = None,
+        embeddings: Embeddings | str | None = None,
         dedup: DedupPolicy | None = None,
         sparse_embeddings: SparseEmbeddings | None = None,
+        _langchain_free: bool = False,
     ) -> "StoreConnection":
         """Open (or create) the embedded store in directory ``path`` (Qdrant Edge).
 
+        ``embeddings``: ``None`` uses the embedder the store recorded when it was created
+        (for a new store: :func:`default_embeddings`); a name (``"minilm"``, ``"e5"``,
+        ``"openai"``, see :func:`~langgraph_memory.store.embeddings.named_embeddings`) or a
+        LangChain ``Embeddings`` must be the store's own.
+
         Raises:
             StoreLockedError: ``path`` is already open, here or in another process.
-            SchemaMismatchError: it was created with an embedder of another size.
+            EmbedderMismatchError: the embedder given is not the one the store was built with.
+            SchemaMismatchError: the store's vectors have another size than the embedder's.
         """
         from langgraph_memory.store.backends.edge import EdgeBackend
 
@@ -124,7 +145,7 @@ class StoreConnection:
             raise InvalidMemoryError("path", "expected a directory path")
         return cls(
             embeddings=embeddings, dedup=dedup, sparse_embeddings=sparse_embeddings,
-            _backend=EdgeBackend(path),
+            _backend=EdgeBackend(path), _langchain_free=_langchain_free,
         )
 
     @classmethod
@@ -134,7 +155,7 @@ class StoreConnection:
         api_key: str | None = None,
         *,
         collection_name: str = "langgraph_memory",
-        embeddings: Embeddings | None = None,
+        embeddings: Embeddings | str | None = None,
         dedup: DedupPolicy | None = None,
         sparse_embeddings: SparseEmbeddings | None = None,
         **client_kwargs: Any,
@@ -142,8 +163,13 @@ class StoreConnection:
         """Use a Qdrant server or cluster at ``url`` (``api_key`` for Qdrant Cloud)."""
         from qdrant_client import QdrantClient
 
+        with warnings.catch_warnings():
+            # A server that is down makes qdrant-client warn that it cannot check versions;
+            # opening the collection then fails with the real reason, once.
+            warnings.filterwarnings("ignore", message="Failed to obtain server version")
+            client = QdrantClient(url=url, api_key=api_key, **client_kwargs)
         return cls(
-            client=QdrantClient(url=url, api_key=api_key, **client_kwargs),
+            client=client,
             collection_name=collection_name, embeddings=embeddings, dedup=dedup,
             sparse_embeddings=sparse_embeddings,
         )

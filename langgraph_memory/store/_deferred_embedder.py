@@ -41,6 +41,8 @@ class DeferredEmbedder:
         self.factory = factory
         self.model_name = model_name
         self.dim = dim
+        self.follows_store = False
+        """``True`` for the default embedder: a store that recorded another opens with its own."""
         self._inner: Embeddings | None = None
         self._lock = threading.Lock()
 

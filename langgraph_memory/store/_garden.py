@@ -366,11 +366,9 @@ def _tend_point(
         return None  # history, or expired (purge_expired's business)
     tally.counts["seen"] += 1
     created = payload.get("created_at") or now
-    last_used = max(payload.get("last_accessed_at") or 0.0, payload.get("updated_at") or created)
+    after, last_used = _vitality_now(payload, vitality, now, settings)
     if last_pass_at is not None and (payload.get("last_accessed_at") or 0.0) > last_pass_at:
         tally.counts["boosted"] += 1
-    since = payload.get("vitality_at") or last_used
-    after = decayed_vitality(vitality, last_used=last_used, since=since, now=now, settings=settings)
     idle_days = max(0.0, now - last_used) / DAY
     tally.ages.append(max(0.0, now - created) / DAY)
     tally.before.append(vitality)
@@ -383,17 +381,29 @@ def _tend_point(
         tally.note("archive", p.id, key, vitality, after)
         return {"status": "archived", "archived_at": now, "vitality": round(after, 3), "vitality_at": now}
     tally.after.append(after)
-    tally.buckets[settings.bucket_of(after)] += 1
+    tally.buckets[settings.bucket_of(round(after, 3))] += 1  # the value a pass writes
     if vitality - after >= WRITE_EPSILON:
         tally.counts["decayed"] += 1
         return {"vitality": round(after, 3), "vitality_at": now}
     return None
 
 
-def vitality_buckets(payloads: Iterable[dict[str, Any]], settings: DecaySettings) -> dict[str, int]:
-    """Live memories per vitality bucket, for ``langgraph-memory stats``."""
+def _vitality_now(payload: dict[str, Any], vitality: float, now: float, settings: DecaySettings) -> tuple[float, float]:
+    """``(vitality decayed to now, when the memory was last used)``: what a pass would write."""
+    created = payload.get("created_at") or now
+    last_used = max(payload.get("last_accessed_at") or 0.0, payload.get("updated_at") or created)
+    since = payload.get("vitality_at") or last_used
+    return decayed_vitality(vitality, last_used=last_used, since=since, now=now, settings=settings), last_used
+
+
+def vitality_buckets(payloads: Iterable[dict[str, Any]], settings: DecaySettings, now: float | None = None) -> dict[str, int]:
+    """Live memories per vitality bucket as of ``now`` (default: now), for ``langgraph-memory
+    stats``: decayed to now as a gardening pass (and ``garden --dry-run``) counts them, so the
+    two commands agree."""
+    at = time.time() if now is None else now
     counts: Counter[str] = Counter({b: 0 for b in settings.bucket_names()})
     for payload in payloads:
         stored = payload.get("vitality")
-        counts[settings.bucket_of(float(payload.get("importance", 0.6)) if stored is None else float(stored))] += 1
+        vitality = float(payload.get("importance", 0.6)) if stored is None else float(stored)
+        counts[settings.bucket_of(round(_vitality_now(payload, vitality, at, settings)[0], 3))] += 1
     return dict(counts)

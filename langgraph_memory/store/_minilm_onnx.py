@@ -140,7 +140,7 @@ def exported_model(model_dir: Path) -> Path:
     except ImportError as exc:
         raise EmbeddingsUnavailableError(
             f"Exporting the offline model to ONNX needs torch, transformers and onnx ({exc}); "
-            "install them with: pip install 'langgraph-memory[local]'") from exc
+            "install them with: pip install 'langgraph-memory-qdrant[local]'") from exc
     except OSError as exc:
         raise EmbeddingsUnavailableError(
             f"Cannot write the exported offline model to {target.parent} ({exc}); set "

@@ -11,6 +11,7 @@ from langgraph_memory.store import _garden, _restore
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
 from langgraph_memory.store._room_members import RoomMembers
+from langgraph_memory.store._moving import Moving
 from langgraph_memory.store._rooms import RoomMessage, RoomMessages
 from langgraph_memory.store._reads import Plan, QueryVectors, check_ids, history_chain, points_by_id, run_plans
 from langgraph_memory.store._search import (
@@ -47,7 +48,7 @@ __all__ = ["MemoryStore", "RememberResult", "RoomMessage", "SearchHit", "QueryVe
 logger = logging.getLogger("langgraph_memory")
 
 
-class MemoryStore(RoomMembers, RoomMessages, StoreConnection):
+class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
     """Long-term memories of many users in one Qdrant collection, isolated by namespace.
 
     Build it with :meth:`open` (embedded Qdrant Edge, the default), :meth:`connect` (a Qdrant

@@ -203,8 +203,9 @@ class EdgeBackend:
         except Exception as exc:  # the binding raises a bare Exception
             if "WAL" in str(exc) or "WouldBlock" in str(exc) or "lock" in str(exc).lower():
                 raise StoreLockedError(
-                    f"{self.path} is already open (in this process or another); close the "
-                    "other MemoryStore first, or share one store between threads."
+                    f"{self.path} is already open by another program (a running server such as "
+                    "`langgraph dev` holds its store while it runs: stop it, or go through its store "
+                    "API) or by another MemoryStore of this process (share one between threads)."
                 ) from exc
             raise
         if stored is None:
