@@ -29,14 +29,14 @@ def run_block(code: str, where: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_readme_has_its_examples():
-    assert len(BLOCKS) == 3  # offline agent, OpenAI agent, the store
+    assert len(BLOCKS) == 4  # offline agent, OpenAI agent, the store, the server's store API
     # The one block needing a key is announced to readers right before it.
     assert README.count(NEEDS_KEY) == 1
     announced = README.split(NEEDS_KEY, 1)[1].split("```python\n", 1)[1]
     assert announced.startswith(BLOCKS[1])
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(4))
 def test_every_readme_block_runs_as_pasted_in_an_empty_folder(index, tmp_path):
     proc = run_block(BLOCKS[index], tmp_path)
     if index == 1:  # needs the key: says so and stops
@@ -53,6 +53,8 @@ def test_every_readme_block_runs_as_pasted_in_an_empty_folder(index, tmp_path):
         assert lines[0] == "updated"
         assert lines[1] == str(["Alice broke her shoulder", "Alice broke her shoulder skiing on 10 January 2026"])
         assert lines[2] == "Alice broke her shoulder skiing on 10 January 2026"
+    if index == 3:  # bob is refused alice's memories, alice reaches hers
+        assert proc.stdout.split() == ["False", "True"]
 
 
 def test_the_readme_install_commands_are_the_ci_commands():
