@@ -31,6 +31,7 @@ _LAZY = {
     "QueryVectors": "langgraph_memory.store",
     "RememberResult": "langgraph_memory.store",
     "SearchHit": "langgraph_memory.store",
+    "Link": "langgraph_memory.store._links",
     "BackgroundWorker": "langgraph_memory.background.worker",
     "WorkerStats": "langgraph_memory.background.worker",
     "worker_for": "langgraph_memory.background.worker",
@@ -103,6 +104,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         StoreUnavailableError,
     )
     from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
+    from langgraph_memory.store._links import Link
     from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
     from langgraph_memory.store._shared import shared_store
     from langgraph_memory.store.embeddings import (
@@ -139,6 +141,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Link",
     "schedule_gardening",
     "DeferredStore",
     "MemoryGate",

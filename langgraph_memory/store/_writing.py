@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, subject_probe
 from langgraph_memory.store._fusion import index_text
+from langgraph_memory.store._links import repoint_peers, supersede_links
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store._reasons import in_words
 from langgraph_memory.store._reconcile import reconcile
@@ -248,7 +249,9 @@ class Writer:
             # A refinement is the same fact, known since it was first learned.
             created_at=old.created_at if verdict.decision == "refinement" else memory.created_at,
         )
-        retired = old.evolve(status="superseded", superseded_by=survivor.id)
+        survivor_links, retired_links = supersede_links(old, survivor)
+        survivor = survivor.evolve(links=survivor_links)
+        retired = old.evolve(status="superseded", superseded_by=survivor.id, links=retired_links)
         if old_point is None:
             # Deleted since it was read (by another store or process)? Then there is
             # nothing left to supersede and this is a plain new memory.
@@ -264,6 +267,7 @@ class Writer:
                 StoredPoint(survivor.id, survivor.to_payload(), dense, sparse),
             ]
         )
+        repoint_peers(self.backend, old, survivor.id)
         logger.info("memory %s supersedes %s (%s)", survivor.id, old.id, verdict.reason)
         return RememberResult("updated", survivor, replaced=retired, verdict=verdict)
 

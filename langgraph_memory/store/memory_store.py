@@ -10,6 +10,7 @@ from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store import _garden
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
+from langgraph_memory.store._links import Link, LinkRelation, add_link, list_links
 from langgraph_memory.store._rooms import RoomMessage, RoomMessages
 from langgraph_memory.store._reads import Plan, QueryVectors, check_ids, history_chain, points_by_id, run_plans
 from langgraph_memory.store._search import (
@@ -41,7 +42,7 @@ from langgraph_memory.store.vitality import DecaySettings, boosted_vitality
 # items, which share the collection, are none of these.
 HISTORY_STATUSES = ("live", "superseded", "archived")
 
-__all__ = ["MemoryStore", "RememberResult", "RoomMessage", "SearchHit", "QueryVectors", "SearchMode"]
+__all__ = ["Link", "MemoryStore", "RememberResult", "RoomMessage", "SearchHit", "QueryVectors", "SearchMode"]
 
 logger = logging.getLogger("langgraph_memory")
 
@@ -87,6 +88,7 @@ class MemoryStore(RoomMessages, StoreConnection):
         created_at: datetime | None = None,
         dedup: bool = True,
         context: str | None = None,
+        channel: str | None = None,
         **unknown: Any,
     ) -> RememberResult:
         """Store one memory, letting the dedup policy merge it with what is already known.
@@ -107,6 +109,8 @@ class MemoryStore(RoomMessages, StoreConnection):
             context: text the memory came with, e.g. the message it answers; indexed for
                 keyword (BM25) search only, never returned. It lets "Yes, a sunrise!" be
                 found by a question about the painting it answers.
+            channel: the channel it was learned in (the runtime's ``channel_id``), for
+                channel-scoped reads (``channel=`` of :meth:`search` and :meth:`recent`).
 
         Returns:
             A :class:`RememberResult`: ``inserted``, ``updated`` (with ``replaced``) or
@@ -123,7 +127,7 @@ class MemoryStore(RoomMessages, StoreConnection):
         memory = new_memory(
             content, namespace=namespace, kind=kind, memory_type=memory_type, category=category,
             subjects=subjects, importance=importance, ttl=ttl, source=source, metadata=metadata,
-            created_at=created_at,
+            created_at=created_at, channel=channel,
         )
         [(dense, sparse)] = self._writer.embed_memories([memory], [check_context(context)])
         return self._writer.write(memory, dense, sparse, dedup=dedup)
@@ -253,6 +257,27 @@ class MemoryStore(RoomMessages, StoreConnection):
         """Every version of the fact ``memory_id`` belongs to, oldest first: the memories it
         superseded, itself, and whatever superseded it."""
         return history_chain(self._backend, memory_id, namespace)
+
+    # -- links ------------------------------------------------------------------------
+
+    def link(self, source_id: str, target_id: str, relation: LinkRelation, *, namespace: Namespace) -> Link:
+        """Record that live memory ``source_id`` bears on live memory ``target_id``:
+        ``related_to``, ``updates``, ``contradicts``, ``caused_by``, ``result_of`` or
+        ``part_of``. Both must belong to ``namespace``; linking again is a no-op that
+        returns the existing link. Search and the pre-hook follow links from their best
+        hits (:attr:`SearchHit.via`).
+
+        Raises:
+            InvalidMemoryError: unknown relation, a bad id, a memory that is not a live
+                memory of ``namespace`` (another namespace's id reads as unknown), a
+                memory linked to itself, or one already holding :data:`MAX_LINKS` links.
+        """
+        return add_link(self, source_id, target_id, relation, namespace)
+
+    def links(self, memory_id: str, *, namespace: Namespace) -> list[Link]:
+        """The links of memory ``memory_id`` of ``namespace``, either way, oldest first;
+        ``[]`` for an unknown id (or another namespace's)."""
+        return list_links(self, memory_id, namespace)
 
     # -- forgetting ---------------------------------------------------------------------
 
@@ -394,6 +419,8 @@ class MemoryStore(RoomMessages, StoreConnection):
     aget = async_twin(get)
     aget_many = async_twin(get_many)
     ahistory = async_twin(history)
+    alink = async_twin(link)
+    alinks = async_twin(links)
     adelete = async_twin(delete)
     aerase = async_twin(erase)
     apurge_expired = async_twin(purge_expired)
