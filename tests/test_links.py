@@ -119,3 +119,53 @@ async def test_async_twins(store):
     b = (await store.aremember("Alice joined an orchestra", namespace=A)).memory
     link = await store.alink(b.id, a.id, "part_of", namespace=A)
     assert await store.alinks(a.id, namespace=A) == [link]
+
+
+def test_store_memory_tool_links_and_records_its_source(make_store, tmp_path):
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from agent_harness import build_agent, config, run
+    from langgraph_memory.testing import ScriptedChatModel, tool_call
+
+    store = make_store()
+    user = "links-tool"
+    ns = ("memories", user)
+    job = store.remember("Tom started a new job at the bakery", namespace=ns).memory
+    theirs = store.remember("Bob keeps bees", namespace=B).memory
+    model = ScriptedChatModel(responses=[]).say(
+        AIMessage("", tool_calls=[
+            tool_call("store_memory", {"content": "Tom moved to Lyon", "related_to": [job.id], "source": "email"}),
+            tool_call("store_memory", {"content": "Tom sold his car", "related_to": [theirs.id]}),
+        ]),
+        "Noted.",
+    )
+    out = run(build_agent("graph", store, model), "sync", "Tom moved.", config(user))
+    results = [m for m in out["messages"] if isinstance(m, ToolMessage)]
+    assert [m.status for m in results] == ["success", "error"]
+    assert f"Linked to {job.id}" in results[0].content
+    assert "Nothing was stored" in results[1].content
+    moved = store.search("Tom moved to Lyon", namespace=ns, limit=1)[0].memory
+    assert moved.source == "email"
+    assert [(l.source_id, l.relation, l.target_id) for l in store.links(job.id, namespace=ns)] == [
+        (moved.id, "related_to", job.id)]
+    # Bob's id was out of reach: the second fact was not stored, Bob's memory has no link.
+    assert not [h for h in store.search("Tom sold his car", namespace=ns) if "car" in h.memory.content]
+    assert store.links(theirs.id, namespace=B) == []
+
+
+def test_digest_links_facts_drawn_from_the_same_messages(store):
+    from langgraph_memory import digest
+    from langgraph_memory.testing import ScriptedChatModel, digest_reply
+
+    rooms = ("rooms", "agent")
+    store.observe_many([{"text": t, "author": "david"} for t in ("je pars en Grèce demain", "une semaine")],
+                       namespace=rooms, room="lobby")
+    trip = {"content": "David part en Grèce le 18/01/2026", "subjects": ["david", "grèce"], "memory_type": "event"}
+    length = {"content": "Le voyage de David dure une semaine", "subjects": ["david"], "memory_type": "event"}
+    other = {"content": "Sarah works at the hospital in Lyon", "subjects": ["sarah"]}
+    model = ScriptedChatModel(responses=[]).say(digest_reply(trip, length, other))
+    report = digest(store, namespace=rooms, room="lobby", model=model)
+    trip_id, length_id, other_id = report.memory_ids
+    assert [(l.source_id, l.relation, l.target_id) for l in store.links(trip_id, namespace=rooms)] == [
+        (length_id, "related_to", trip_id)]
+    assert store.links(other_id, namespace=rooms) == []  # shares no subject with them

@@ -22,6 +22,7 @@ from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
 from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
 from langgraph_memory.agent.injection import render_line
+from langgraph_memory.agent.lifecycle import check_related, link_related
 from langgraph_memory.agent.identity import (
     AGENT_KINDS,
     DEFAULT_AGENT_ID,
@@ -64,12 +65,20 @@ class RecentArgs(BaseModel):
     limit: int = Field(default=10, ge=1, le=20, description="How many of the latest memories.")
 
 
+MAX_RELATED = 8
+"""Memories one ``store_memory`` call may link the new fact to."""
+
+
 class StoreArgs(BaseModel):
     content: str = Field(description="One self-contained fact about the user or their world, with names.")
     subjects: list[str] = Field(default_factory=list, description='Lowercase tags, e.g. ["mickael", "ski"].')
     memory_type: MemoryTypeName = Field(default="fact", description="identity, preference, decision, event, todo, fact...")
     importance: Optional[float] = Field(default=None, description="0 to 1; default depends on the type.")
     ttl: Optional[str] = Field(default=None, description='For temporary states: "1h", "1d", "7d", "2w". Omit for lasting facts.')
+    source: Optional[str] = Field(default=None, max_length=64, description=(
+        "Where the fact comes from if not the conversation itself: document, web, tool, email..."))
+    related_to: list[str] = Field(default_factory=list, max_length=MAX_RELATED, description=(
+        "Ids of known memories this fact is related to (from search results or the <memories> block)."))
 
 
 class StoreSelfArgs(BaseModel):
@@ -156,11 +165,19 @@ class _Tools:
             raise ToolException(f"Error: {exc}") from exc
         return format_memories(memories, empty="No memories stored yet.")
 
-    def store_memory(self, runtime: ToolRuntime, kind: str, content: str, **fields: Any) -> Command:
+    def store_memory(
+        self, runtime: ToolRuntime, kind: str, content: str, *, related_to: Sequence[str] = (),
+        source: str | None = None, **fields: Any,
+    ) -> Command:
         self.check_write(runtime, kind)
         namespace = self.scope(runtime, kind)
         try:
-            result = self.store.remember(content, namespace=namespace, kind=kind, source="conversation", **fields)
+            # The ids are looked up in the runtime's namespace only: another user's id
+            # reads as unknown, and nothing is stored.
+            related = check_related(self.store, related_to, namespace)
+            result = self.store.remember(
+                content, namespace=namespace, kind=kind, source=source or "conversation", **fields)
+            linked = link_related(self.store, result.memory.id, related, namespace)
         except LangGraphMemoryError as exc:
             raise ToolException(f"Error: {exc}. Nothing was stored.") from exc
         note: dict[str, list[str]] = {"remembered": [result.memory.id]}
@@ -169,7 +186,7 @@ class _Tools:
         return Command(
             update={
                 "memory": note,
-                "messages": [ToolMessage(_describe(result), tool_call_id=runtime.tool_call_id)],
+                "messages": [ToolMessage(_describe(result) + linked, tool_call_id=runtime.tool_call_id)],
             }
         )
 

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
+from langgraph_memory.store._links import link_siblings
 from langgraph_memory.store._rooms import RoomMessage
 from langgraph_memory.store.records import Namespace, namespace_key, new_memory, utcnow, validate_namespace
 
@@ -255,6 +256,7 @@ def _run(store: Any, jobs: JobState, key: str, namespace: Namespace, target: Nam
             counts["rejected"] = counts.get("rejected", 0) + 1
         journal.update(done=i + 1, counts=counts)
         jobs.put("journal", key, journal)
+    link_siblings(store, counts.get("ids", []), target)  # facts drawn from the same messages
     removed = store.forget_messages(journal["ids"], namespace=namespace)
     jobs.delete("journal", key)
     report.read = len(journal["ids"])

@@ -219,3 +219,24 @@ def unlink_removed(backend: Backend, removed: Sequence[StoredPoint]) -> None:
             except Exception:
                 if backend.retrieve([point.id]):
                     raise
+
+
+def link_siblings(store: Any, memory_ids: Sequence[str], namespace: Namespace) -> int:
+    """Link ``related_to`` the facts one batch drew from the same messages (a digest of a
+    room) that share a subject: each to the latest one before it naming one of its
+    subjects, so a trip and its duration stay together without linking every pair.
+    Idempotent (a resumed digest links again harmlessly); a failure is logged, never
+    raised: the facts are stored, and the links are a bonus. Returns how many were made."""
+    made = 0
+    try:
+        memories = [m for m, _ in store.get_many(list(dict.fromkeys(memory_ids)), namespace=namespace)]
+        order = {memory_id: i for i, memory_id in enumerate(dict.fromkeys(memory_ids))}
+        memories.sort(key=lambda m: order[m.id])
+        for i, memory in enumerate(memories):
+            earlier = next((o for o in reversed(memories[:i]) if set(o.subjects) & set(memory.subjects)), None)
+            if earlier is not None:
+                store.link(memory.id, earlier.id, "related_to", namespace=namespace)
+                made += 1
+    except Exception as exc:  # never lose a digest over a link
+        logger.warning("could not link the facts of one batch: %s", exc)
+    return made
