@@ -133,7 +133,7 @@ def _tool_graph(store: MemoryStore):
 
 TOOL_ARGS = {
     "search_memories": ["query", "subjects", "limit"], "get_recent_memories": ["limit"],
-    "store_memory": ["content", "subjects", "memory_type", "importance", "ttl"],
+    "store_memory": ["content", "subjects", "memory_type", "importance", "ttl", "source", "related_to"],
     "delete_memory": ["id", "reason"], "search_self": ["query", "category", "limit"],
     "store_self": ["content", "category"], "delete_self": ["id", "reason"],
     "search_goals": ["query", "category", "limit"], "store_goal": ["content", "category"],

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from langgraph_memory.agent.injection import render_line
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store import MemoryStore
 from langgraph_memory.store._reads import check_ids
-from langgraph_memory.store.records import Namespace
+from langgraph_memory.store.records import Memory, Namespace
 
-__all__ = ["check_related", "link_related"]
+__all__ = ["check_related", "describe_delete", "link_related"]
 
 
 def check_related(store: MemoryStore, related_to: Any, namespace: Namespace) -> list[str]:
@@ -37,3 +38,11 @@ def link_related(store: MemoryStore, memory_id: str, related: Sequence[str], nam
     for target in targets:
         store.link(memory_id, target, "related_to", namespace=namespace)
     return f" Linked to {', '.join(targets)}." if targets else ""
+
+
+def describe_delete(store: MemoryStore, memory: Memory, reason: str) -> str:
+    """What the delete tool did, for the model: the memory is forgotten (no longer read or
+    injected, restorable by the app for the retention window), not erased."""
+    days = store.decay_settings().forgotten_days
+    return (f"Forgot {memory.id} ({render_line(memory.content)}): {render_line(reason)}. It is no longer "
+            f"recalled; the app can restore it within {days:g} days.")

@@ -22,7 +22,7 @@ from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
 from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
 from langgraph_memory.agent.injection import render_line
-from langgraph_memory.agent.lifecycle import check_related, link_related
+from langgraph_memory.agent.lifecycle import check_related, describe_delete, link_related
 from langgraph_memory.agent.identity import (
     AGENT_KINDS,
     DEFAULT_AGENT_ID,
@@ -204,7 +204,7 @@ class _Tools:
             update={
                 "memory": {"forgotten": [id]},
                 "messages": [ToolMessage(
-                    f"Deleted {id} ({render_line(found.content)}): {render_line(reason)}", tool_call_id=runtime.tool_call_id
+                    describe_delete(self.store, found, reason), tool_call_id=runtime.tool_call_id
                 )],
             }
         )

@@ -20,6 +20,7 @@ def cmd_garden(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
             f"namespaces: {report['decayed']} {'would fade' if args.dry_run else 'faded'}, "
             f"{report['boosted']} used since the last pass, {verb} {report['archived']}, "
             f"{'would purge' if args.dry_run else 'purged'} {report['purged']}, "
+            f"{'would remove' if args.dry_run else 'removed'} {report['expired']} expired, "
             f"{report['protected']} protected ({report['duration_ms']:.0f} ms)\n"
         )
         before, after = report["vitality_before"], report["vitality_after"]

@@ -1,4 +1,5 @@
-"""The gardening pass: fade unused memories, archive faded ones, purge old archives, report.
+"""The gardening pass: fade unused memories, archive faded ones, purge old archives and
+forgotten memories past their window, remove expired memories from storage, report.
 
 :meth:`MemoryStore.garden` runs it; the math is in :mod:`langgraph_memory.store.vitality`.
 A pass works one namespace at a time. Two passes never work on one namespace at once: an
@@ -21,6 +22,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._links import unlink_removed
 from langgraph_memory.store._reads import history_chain, points_by_id
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
@@ -58,10 +60,11 @@ _HOLDER = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
 class GardenReport(dict):
     """What a pass did, as a JSON-ready dict: ``seen``, ``decayed``, ``boosted``,
-    ``archived``, ``purged``, ``protected``, ``vitality_before`` / ``vitality_after`` and
+    ``archived``, ``purged`` (archives and forgotten memories past their retention),
+    ``expired`` (expired memories removed from storage), ``protected``, ``vitality_before`` / ``vitality_after`` and
     ``age_days`` (``mean``, ``p10``, ``p50``, ``p90``), ``buckets`` (live memories per
     vitality bucket after the pass), ``namespaces``, ``skipped_busy``, ``duration_ms``,
-    ``dry_run`` and ``changes`` (the archives and purges, at most 1000 listed)."""
+    ``dry_run`` and ``changes`` (the archives, purges and expiries, at most 1000 listed)."""
 
     def to_json(self) -> str:
         return json.dumps(self, sort_keys=True)
@@ -167,6 +170,7 @@ class _Tally:
         return GardenReport(
             seen=self.counts["seen"], decayed=self.counts["decayed"], boosted=self.counts["boosted"],
             archived=self.counts["archive"], purged=self.counts["purge"], protected=self.counts["protected"],
+            expired=self.counts["expire"],
             vitality_before=_summary(self.before), vitality_after=_summary(self.after),
             age_days=_summary(self.ages), buckets=dict(self.buckets), namespaces=self.namespaces,
             skipped_busy=self.skipped, dry_run=self.dry_run, changes=self.changes,
@@ -229,6 +233,7 @@ def _tend(store: Any, key: str, now: float, last_pass_at: float | None, tally: _
     backend = store._backend
     offset = None
     purge: list[str] = []
+    expired: dict[str, Any] = {}
     while True:
         started = time.perf_counter()
         points, offset = backend.scroll(Where(namespace=key, status=None), limit=SCROLL_BATCH, offset=offset)
@@ -241,6 +246,8 @@ def _tend(store: Any, key: str, now: float, last_pass_at: float | None, tally: _
                 continue
             if action == "purge":
                 purge.append(p.id)
+            elif action == "expire":
+                expired[p.id] = p.payload.get("links") or ()
             else:
                 updates.setdefault(tuple(sorted(action.items())), []).append(p.id)
         for payload, ids in updates.items():
@@ -248,9 +255,12 @@ def _tend(store: Any, key: str, now: float, last_pass_at: float | None, tally: _
         if offset is None:
             break
         _pace(time.perf_counter() - started, store)
+    removed: dict[str, Any] = dict(expired)
     if purge:
-        chain = {m.id for i in purge for m in history_chain(backend, i, namespace_from_key(key))}
-        backend.delete(sorted(chain | set(purge)))
+        removed.update({m.id: m.links for i in purge for m in history_chain(backend, i, namespace_from_key(key))})
+    if removed:
+        backend.delete(sorted(removed))
+        unlink_removed(backend, removed)
 
 
 def _pace(worked: float, store: Any = None) -> None:
@@ -295,9 +305,18 @@ def _tend_point(
             tally.note("purge", p.id, key, vitality, None)
             return "purge"
         return None
+    if status == "forgotten":
+        if now - (payload.get("forgotten_at") or now) >= settings.forgotten_days * DAY:
+            tally.note("purge", p.id, key, vitality, None)
+            return "purge"
+        return None
     expires = payload.get("expires_at")
-    if status != "live" or (expires is not None and expires <= now):
-        return None  # history, or expired (purge_expired's business)
+    if expires is not None and expires <= now and status in ("live", "superseded"):
+        # Reads hide it already; the pass removes it from storage (seed 000's cron).
+        tally.note("expire", p.id, key, vitality, None)
+        return "expire"
+    if status != "live":
+        return None  # history
     tally.counts["seen"] += 1
     created = payload.get("created_at") or now
     last_used = max(payload.get("last_accessed_at") or 0.0, payload.get("updated_at") or created)
@@ -325,21 +344,26 @@ def _tend_point(
 
 
 def restore(store: Any, memory_id: str, namespace: Namespace, now: datetime | None, settings: DecaySettings) -> Memory | None:
-    """Bring an archived memory back: live again, as alive as when it was first stored
-    (at least the minimum plus one boost), counted as used now. ``None`` when
-    ``namespace`` has no archived memory ``memory_id``."""
+    """Bring an archived or forgotten memory back: live again, as alive as when it was
+    first stored (at least the minimum plus one boost), counted as used now. ``None`` when
+    ``namespace`` has no such memory, or a forgotten one past ``forgotten_days``."""
     at = check_now(now)
     found = [p for p in points_by_id(store._backend, [memory_id], namespace, live_only=False)
-             if p.payload.get("status") == "archived"]
+             if p.payload.get("status") in ("archived", "forgotten")]
     if not found:
         return None
     point = found[0]
+    was = point.payload["status"]
+    if was == "forgotten" and at - (point.payload.get("forgotten_at") or at) >= settings.forgotten_days * DAY:
+        return None  # past the window: the next pass purges it
     importance = float(point.payload.get("importance", 0.6))
     vitality = max(importance, min(1.0, settings.min + settings.boost))
     update = {"status": "live", "archived_at": None, "vitality": vitality, "vitality_at": at, "last_accessed_at": at}
+    if was == "forgotten":
+        update.update(forgotten_at=None, forgotten_reason=None)
     with store._writer.lock(validate_namespace(namespace), "__stats__"):
         store._backend.set_payload([point.id], update)
-    logger.info("restored archived memory %s", point.id)
+    logger.info("restored %s memory %s", was, point.id)
     return Memory.from_payload(point.id, {**point.payload, **update})
 
 

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Literal, Mapping, Sequence, get_args
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_epoch
 from langgraph_memory.store._reads import check_memory_id, points_by_id
-from langgraph_memory.store.backends import Backend, StoredPoint
+from langgraph_memory.store.backends import Backend
 from langgraph_memory.store.records import Memory, Namespace, utcnow, validate_namespace
 
 __all__ = ["Link", "LinkRelation", "RELATIONS", "MAX_LINKS"]
@@ -203,11 +203,11 @@ def repoint_peers(backend: Backend, old: Memory, survivor_id: str) -> None:
                     raise
 
 
-def unlink_removed(backend: Backend, removed: Sequence[StoredPoint]) -> None:
-    """Drop the entries naming ``removed`` (points just deleted for good) from the
-    memories they were linked to."""
-    gone = {p.id for p in removed}
-    touched = {other for p in removed for other, _ in peers(p.payload.get("links") or ()) if other not in gone}
+def unlink_removed(backend: Backend, removed: Mapping[str, Iterable[Mapping[str, Any]]]) -> None:
+    """Drop the entries naming the memories just deleted for good (``removed``: each one's
+    id and stored ``links``) from the memories they were linked to."""
+    gone = set(removed)
+    touched = {other for entries in removed.values() for other, _ in peers(entries) if other not in gone}
     if not touched:
         return
     for point in backend.retrieve(sorted(touched)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -10,7 +11,7 @@ from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store import _garden
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
-from langgraph_memory.store._links import Link, LinkRelation, add_link, list_links
+from langgraph_memory.store._links import HISTORY, Link, LinkRelation, add_link, list_links, unlink_removed
 from langgraph_memory.store._rooms import RoomMessage, RoomMessages
 from langgraph_memory.store._reads import Plan, QueryVectors, check_ids, history_chain, points_by_id, run_plans
 from langgraph_memory.store._search import (
@@ -40,7 +41,7 @@ from langgraph_memory.store.vitality import DecaySettings, boosted_vitality
 
 # A memory's record in every state it can be in (archived ones are history too); BaseStore
 # items, which share the collection, are none of these.
-HISTORY_STATUSES = ("live", "superseded", "archived")
+HISTORY_STATUSES = HISTORY  # live, superseded, archived, forgotten
 
 __all__ = ["Link", "MemoryStore", "RememberResult", "RoomMessage", "SearchHit", "QueryVectors", "SearchMode"]
 
@@ -281,21 +282,42 @@ class MemoryStore(RoomMessages, StoreConnection):
 
     # -- forgetting ---------------------------------------------------------------------
 
-    def delete(self, memory_id: str, *, namespace: Namespace, reason: str | None = None) -> Memory | None:
-        """Forget the live memory ``memory_id`` and the older versions it superseded.
+    def delete(
+        self, memory_id: str, *, namespace: Namespace, reason: str | None = None, hard: bool = False,
+    ) -> Memory | None:
+        """Forget the live memory ``memory_id``.
 
-        Returns the deleted memory, or ``None`` when ``namespace`` has no such live memory
-        (another user's id behaves exactly like an unknown one).
+        By default the memory is *forgotten*: never read, searched or injected again, but
+        kept with ``reason`` and the time in :meth:`history`, and :meth:`restore` brings it
+        back within the retention window (:attr:`DecaySettings.forgotten_days`, 30 days by
+        default); the garden purges it after. ``hard=True`` removes it at once with the
+        older versions it superseded and its links (a user's right to be forgotten; see
+        also :meth:`erase`).
+
+        Returns the memory as it now is (``status`` ``"forgotten"``) or as it was before
+        a hard delete, or ``None`` when ``namespace`` has no such live memory (another
+        user's id behaves exactly like an unknown one).
         """
         if reason is not None:
-            reason = check_text("reason", reason, MAX_CONTENT_CHARS, required=False)
+            reason = check_text("reason", reason, MAX_CONTENT_CHARS, required=False) or None
+        if not isinstance(hard, bool):
+            raise InvalidMemoryError("hard", "must be True or False")
+        namespace = validate_namespace(namespace)
         target = self.get(memory_id, namespace=namespace)
         if target is None:
             return None
-        chain = [m.id for m in self.history(memory_id, namespace=namespace)]
-        self._backend.delete(chain)
-        logger.info("deleted memory %s (%d versions): %s", memory_id, len(chain), reason or "no reason given")
-        return target
+        if hard:
+            chain = self.history(memory_id, namespace=namespace)
+            self._backend.delete([m.id for m in chain])
+            unlink_removed(self._backend, {m.id: m.links for m in chain})
+            logger.info("erased memory %s (%d versions): %s", memory_id, len(chain), reason or "no reason given")
+            return target
+        at = utcnow()
+        update = {"status": "forgotten", "forgotten_at": at.timestamp(), "forgotten_reason": reason}
+        with self._writer.lock(namespace, "__stats__"):
+            self._backend.set_payload([target.id], update)
+        logger.info("forgot memory %s: %s", memory_id, reason or "no reason given")
+        return target.evolve(status="forgotten", forgotten_at=at, forgotten_reason=reason)
 
     def erase(self, namespace: Namespace) -> int:
         """Forget everything of ``namespace`` and of the namespaces under it, history
@@ -311,11 +333,18 @@ class MemoryStore(RoomMessages, StoreConnection):
         return removed
 
     def purge_expired(self, namespace: Namespace | None = None) -> int:
-        """Remove expired memories (reads already hide them). Returns how many."""
+        """Remove expired memories (reads already hide them; the garden's pass does this
+        too). Returns how many."""
         prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
-        return self._backend.delete_where(
-            Where(namespace_prefix=prefix, status=None, expired_at=utcnow().timestamp())
-        )
+        where = Where(namespace_prefix=prefix, status=HISTORY_STATUSES, expired_at=utcnow().timestamp())
+        removed = 0
+        while True:
+            points, _ = self._backend.scroll(where, limit=256)
+            if not points:
+                return removed + self._backend.delete_where(dataclasses.replace(where, status=None))
+            self._backend.delete([p.id for p in points])
+            unlink_removed(self._backend, {p.id: p.payload.get("links") or () for p in points})
+            removed += len(points)
 
     # -- bookkeeping --------------------------------------------------------------------
 
@@ -373,8 +402,9 @@ class MemoryStore(RoomMessages, StoreConnection):
         return _garden.garden(self, namespace, now, dry_run, settings or self.decay_settings())
 
     def restore(self, memory_id: str, *, namespace: Namespace, now: datetime | None = None) -> Memory | None:
-        """Bring back the archived memory ``memory_id`` of ``namespace``: searched and
-        injected again. ``None`` when there is no such archived memory."""
+        """Bring back the archived or forgotten memory ``memory_id`` of ``namespace``:
+        read, searched and injected again. ``None`` when there is no such memory, or a
+        forgotten one past the retention window (:attr:`DecaySettings.forgotten_days`)."""
         return _garden.restore(self, memory_id, namespace, now, self.decay_settings())
 
     def count(self, *, namespace: Namespace | None = None, include_superseded: bool = False) -> int:
