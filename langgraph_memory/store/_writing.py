@@ -192,7 +192,7 @@ class Writer:
             # The candidate acted on is read whole, with its vectors if it is to be rewritten;
             # deleted meanwhile (by another store or process), it no longer holds the fact.
             found = self.backend.retrieve([hit.point.id], with_vectors=verdict.decision != "duplicate")
-            if not found:
+            if not found or found[0].payload.get("status") != "live":  # deleted (or forgotten) meanwhile
                 continue
             old = Memory.from_payload(found[0].id, found[0].payload)
             # Only the verdict acted on is put in words (it is what the caller reads).
@@ -256,7 +256,7 @@ class Writer:
             # Deleted since it was read (by another store or process)? Then there is
             # nothing left to supersede and this is a plain new memory.
             found = self.backend.retrieve([old.id], with_vectors=True)
-            if not found:
+            if not found or found[0].payload.get("status") != "live":
                 self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
                 return RememberResult("inserted", memory)
             old_point = found[0]
