@@ -108,3 +108,60 @@ def test_the_delete_tool_says_it_forgot(make_store):
     [result] = [m for m in out["messages"] if isinstance(m, ToolMessage)]
     assert result.content.startswith(f"Forgot {cello.id}") and "restore" in result.content
     assert store.history(cello.id, namespace=ns)[0].forgotten_reason == "outdated"
+
+
+def _scheduler_threads() -> int:
+    import threading
+
+    return sum(t.name == "langgraph-memory-scheduler" and t.is_alive() for t in threading.enumerate())
+
+
+def test_graphs_start_one_daily_gardening_per_store_and_close_stops_it(make_store, tmp_path):
+    from langgraph_memory import MemoryMiddleware, build_memory_graph
+    from langgraph_memory.background.daily import GARDEN_KEY
+    from langgraph_memory.testing import ScriptedChatModel
+
+    before = _scheduler_threads()
+    store = make_store(tmp_path / "daily")
+    build_memory_graph(ScriptedChatModel(responses=[]), store)
+    scheduler = store.__dict__["_daily_gardening"]
+    assert scheduler.running and GARDEN_KEY in scheduler.jobs
+    MemoryMiddleware(store)  # a second face over the same store shares it
+    assert store.__dict__["_daily_gardening"] is scheduler and _scheduler_threads() == before + 1
+    # The first pass is at the next 03:00, not at start.
+    assert scheduler.last_run(GARDEN_KEY) is not None and not scheduler.is_due(GARDEN_KEY)
+    assert scheduler.next_run(GARDEN_KEY).astimezone(scheduler.jobs[GARDEN_KEY].schedule._local(
+        datetime.now(timezone.utc)).tzinfo).hour == 3
+    # Told not to, nothing starts.
+    other = make_store(tmp_path / "off")
+    build_memory_graph(ScriptedChatModel(responses=[]), other, garden_daily=False)
+    MemoryMiddleware(other, garden_daily=False)
+    assert "_daily_gardening" not in other.__dict__
+    store.close()
+    assert not scheduler.running and _scheduler_threads() == before
+
+
+def test_a_deferred_store_starts_its_gardening_once_built(make_store, tmp_path):
+    from langgraph_memory import build_memory_graph
+    from langgraph_memory.store.deferred import DeferredStore
+    from langgraph_memory.testing import ScriptedChatModel
+
+    before = _scheduler_threads()
+    deferred = DeferredStore(lambda: make_store(tmp_path / "deferred"))
+    build_memory_graph(ScriptedChatModel(responses=[]), deferred)
+    assert _scheduler_threads() == before  # not built yet
+    store = deferred.get()
+    assert store.__dict__["_daily_gardening"].running
+    deferred.close()
+    assert _scheduler_threads() == before
+
+
+def test_scheduled_pass_purges_what_is_due(store):
+    """The job the daily schedule runs is a full pass: expired memories leave storage."""
+    from langgraph_memory.background.daily import GARDEN_KEY, start_daily_gardening
+
+    gone = store.remember("Alice is at the Hotel Roma", namespace=A, ttl="1s").memory
+    time.sleep(max(0.0, (gone.expires_at - datetime.now(timezone.utc)).total_seconds()) + 0.1)
+    scheduler = start_daily_gardening(store)
+    scheduler.jobs[GARDEN_KEY].fn(datetime.now(timezone.utc))
+    assert store.count(namespace=A, include_superseded=True) == 0

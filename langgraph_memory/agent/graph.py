@@ -20,6 +20,7 @@ from langgraph.runtime import get_runtime
 from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
+from langgraph_memory.background.daily import start_daily_gardening
 from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
@@ -62,6 +63,7 @@ def build_memory_graph(
     inject_exchanges: int = 0,
     capture: Any = None,
     events: Any = None,
+    garden_daily: bool = True,
 ) -> Any:
     """Compile the reference memory graph around ``model``.
 
@@ -82,6 +84,9 @@ def build_memory_graph(
             :class:`MemoryMiddleware`; while memory is unavailable the model is bound
             without the memory tools.
         capture, events: preference capture and memory events, as for :class:`MemoryPosthook`.
+        garden_daily: start the store's daily gardening (fade, archive, purge expired and
+            forgotten memories; :mod:`langgraph_memory.background.daily`); ``False`` when a
+            LangGraph Platform cron runs the ``garden`` graph instead.
 
     Returns:
         The compiled graph; invoke it with ``{"messages": [...]}`` and a ``user_id`` in the
@@ -89,6 +94,8 @@ def build_memory_graph(
     """
     gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
     store = gate.store
+    if garden_daily:
+        start_daily_gardening(store)
     prehook = MemoryPrehook(
         store, namespace=namespace, config=config, agent_namespace=agent_namespace,
         room_namespace=room_namespace)

@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
+from langgraph_memory.background.daily import start_daily_gardening
 from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
@@ -90,6 +91,9 @@ class MemoryMiddleware(AgentMiddleware):
         retry_interval: seconds between attempts to reach an unavailable store.
         inject_exchanges: past exchanges and summaries of other threads the pre-hook adds
             to the model's input (0, the default: none; the model searches them itself).
+        garden_daily: start the store's daily gardening (fade, archive, purge expired and
+            forgotten memories; :mod:`langgraph_memory.background.daily`); ``False`` when a
+            LangGraph Platform cron runs the ``garden`` graph instead.
     """
 
     state_schema = MemoryAgentState
@@ -111,9 +115,12 @@ class MemoryMiddleware(AgentMiddleware):
         on_unavailable: OnUnavailable = "skip",
         retry_interval: float = 5.0,
         inject_exchanges: int = 0,
+        garden_daily: bool = True,
     ) -> None:
         super().__init__()
         gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
+        if garden_daily:
+            start_daily_gardening(gate.store)
         self.store = store = gate.store
         self.prehook = MemoryPrehook(
             store, namespace=namespace, config=config, agent_namespace=agent_namespace,
