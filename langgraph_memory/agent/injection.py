@@ -21,6 +21,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from typing_extensions import NotRequired, TypedDict
 
+from langgraph_memory.agent._reasons import similar_reason
 from langgraph_memory.agent._rows import VectorRows
 from langgraph_memory.store.records import Memory, Namespace, namespace_key
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
@@ -65,6 +66,8 @@ class InjectionConfig:
     recent_limit: int = 10
     similar_limit: int = 20
     similar_mode: SearchMode = "hybrid"
+    similar_links: bool = True
+    """Also inject the memories linked to the best similar hits (search's ``follow_links``)."""
     similar_min_cosine: float = 0.4
     """Floor of the similar channel on the dense signal: a nonsense query injects nothing.
     With MiniLM, one-word or mashed messages ("hmm", "zzzzzz") reach 0.36 on short chit-chat
@@ -287,6 +290,7 @@ def _gather(
             config.similar_mode,
             lambda f, matched: (
                 f.hit.point.id not in cache and _above_floor(config, f.dense_score, f.sparse_score, matched)),
+            config.similar_links,
         )
     answers.update(zip(plans, store._read(*plans.values())))
     found: list[tuple[Memory, Channel, float | None, str]] = []
@@ -304,15 +308,11 @@ def _gather(
         else:
             for h in answer:
                 cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
-                if not _above_floor(config, h.dense_score, h.sparse_score, bool(h.matched)):
+                # A linked memory passed through the hit it came from (which passed its floor).
+                if h.via is None and not _above_floor(config, h.dense_score, h.sparse_score, bool(h.matched)):
                     dropped["floor"] += 1
                     continue
-                parts = [f"score {h.score:.2f}"]
-                if h.dense_score is not None:
-                    parts.append(f"cosine {h.dense_score:.2f}")
-                if h.sparse_score is not None:
-                    parts.append(f"bm25 {h.sparse_score:.2f}")
-                found.append((h.memory, "similar", h.score, f"similar ({', '.join(parts)})"))
+                found.append((h.memory, "similar", h.score, similar_reason(h)))
     if config.kinds is not None:
         found = [f for f in found if f[0].kind in config.kinds]
     return found

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Literal, Sequence
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_datetime, check_limit, check_number
 from langgraph_memory.store._hybrid import VectorsWanted, hybrid_plan
+from langgraph_memory.store._linked import follow_links
+from langgraph_memory.store._links import Link
 from langgraph_memory.store._reads import Plan, QueryVectors, live_where, memories_plan, ranked
 from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, Where
 from langgraph_memory.store.records import (
@@ -46,6 +48,10 @@ class SearchHit:
     """For ``hybrid``: what the query named that this memory matches, and that raised its
     score: ``"subject:<tag>"`` (a subject, or an alias of one) and ``"time"`` (created
     within a time the query names, e.g. "in May 2023", "last week")."""
+    via: Link | None = None
+    """Set when the memory came by a link (the search's fourth source,
+    :mod:`._linked`) rather than by its own scores: the link, whose other end
+    (``via.other(hit.memory.id)``) is the search hit it was reached from."""
 
 
 def as_tuple(values: str | Sequence[str] | None, field: str = "filter") -> tuple[str, ...] | None:
@@ -94,22 +100,28 @@ def search_filters(
 
 def search_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
-    mode: SearchMode, with_vectors: VectorsWanted,
+    mode: SearchMode, with_vectors: VectorsWanted, links: bool = True,
 ) -> Plan[list[SearchHit]]:
     """The hits of one search, best first. ``with_vectors`` as a predicate picks the
     winners of a hybrid search that bring their vectors; the single-list modes read
-    their hits in one query, so there it means all of them."""
+    their hits in one query, so there it means all of them (and memories reached by a
+    link bring theirs whenever any is wanted). ``links``: follow the best hits' links
+    (:func:`~._linked.follow_links`)."""
     if mode == "dense":
         [dense] = yield from ranked([DenseQuery(vectors.dense, where, limit, bool(with_vectors))])
-        return [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
-    if mode == "bm25":
+        hits = [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
+    elif mode == "bm25":
         [sparse] = yield from ranked([SparseQuery(*vectors.sparse, where, limit, bool(with_vectors))])
-        return [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
-    fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
-    return [
-        SearchHit(hit_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
-        for f, why in fused
-    ]
+        hits = [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
+    else:
+        fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
+        hits = [
+            SearchHit(hit_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
+            for f, why in fused
+        ]
+    if not links:
+        return hits
+    return (yield from follow_links(hits, where, limit, bool(with_vectors)))
 
 
 

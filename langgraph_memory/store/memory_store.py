@@ -184,6 +184,7 @@ class MemoryStore(RoomMessages, StoreConnection):
         min_importance: float | None = None,
         min_score: float | None = None,
         with_vectors: bool = False,
+        follow_links: bool = True,
     ) -> list[SearchHit]:
         """Live memories of ``namespace`` most relevant to ``query``, best first.
 
@@ -198,6 +199,9 @@ class MemoryStore(RoomMessages, StoreConnection):
             min_importance: keep memories at least this important.
             min_score: drop hits scoring below this (in the mode's own scale, see :class:`SearchHit`).
             with_vectors: attach each memory's dense vector to its hit.
+            follow_links: add the memories linked to the best hits (one hop, a few per
+                hit, within the same filter), each scored below the hit it came from and
+                saying so in :attr:`SearchHit.via`; ``False``: the three ranked sources only.
         """
         check_limit("limit", limit)
         if min_score is not None:
@@ -206,7 +210,9 @@ class MemoryStore(RoomMessages, StoreConnection):
             raise InvalidMemoryError("mode", f"unknown mode {mode!r}; expected hybrid, dense or bm25")
         where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance)
         vectors = query if isinstance(query, QueryVectors) else self.embed_query(query)
-        [hits] = self._read(search_plan(self.sparse_embeddings, vectors, where, limit, mode, with_vectors))
+        if not isinstance(follow_links, bool):
+            raise InvalidMemoryError("follow_links", "must be True or False")
+        [hits] = self._read(search_plan(self.sparse_embeddings, vectors, where, limit, mode, with_vectors, follow_links))
         if min_score is not None:
             hits = [h for h in hits if h.score >= min_score]
         return hits[:limit]
