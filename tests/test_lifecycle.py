@@ -124,10 +124,12 @@ def test_graphs_start_one_daily_gardening_per_store_and_close_stops_it(make_stor
     before = _scheduler_threads()
     store = make_store(tmp_path / "daily")
     build_memory_graph(ScriptedChatModel(responses=[]), store)
-    scheduler = store.__dict__["_daily_gardening"]
-    assert scheduler.running and GARDEN_KEY in scheduler.jobs
+    daily = store.__dict__["_daily_gardening"]
+    assert daily.ready.wait(60) and daily.running
+    scheduler = daily.scheduler
+    assert GARDEN_KEY in scheduler.jobs
     MemoryMiddleware(store)  # a second face over the same store shares it
-    assert store.__dict__["_daily_gardening"] is scheduler and _scheduler_threads() == before + 1
+    assert store.__dict__["_daily_gardening"] is daily and _scheduler_threads() == before + 1
     # The first pass is at the next 03:00, not at start.
     assert scheduler.last_run(GARDEN_KEY) is not None and not scheduler.is_due(GARDEN_KEY)
     assert scheduler.next_run(GARDEN_KEY).astimezone(scheduler.jobs[GARDEN_KEY].schedule._local(
@@ -138,7 +140,7 @@ def test_graphs_start_one_daily_gardening_per_store_and_close_stops_it(make_stor
     MemoryMiddleware(other, garden_daily=False)
     assert "_daily_gardening" not in other.__dict__
     store.close()
-    assert not scheduler.running and _scheduler_threads() == before
+    assert not daily.running and _scheduler_threads() == before
 
 
 def test_a_deferred_store_starts_its_gardening_once_built(make_store, tmp_path):
@@ -151,7 +153,7 @@ def test_a_deferred_store_starts_its_gardening_once_built(make_store, tmp_path):
     build_memory_graph(ScriptedChatModel(responses=[]), deferred)
     assert _scheduler_threads() == before  # not built yet
     store = deferred.get()
-    assert store.__dict__["_daily_gardening"].running
+    assert store.__dict__["_daily_gardening"].ready.wait(60) and store.__dict__["_daily_gardening"].running
     deferred.close()
     assert _scheduler_threads() == before
 
@@ -162,6 +164,7 @@ def test_scheduled_pass_purges_what_is_due(store):
 
     gone = store.remember("Alice is at the Hotel Roma", namespace=A, ttl="1s").memory
     time.sleep(max(0.0, (gone.expires_at - datetime.now(timezone.utc)).total_seconds()) + 0.1)
-    scheduler = start_daily_gardening(store)
-    scheduler.jobs[GARDEN_KEY].fn(datetime.now(timezone.utc))
+    daily = start_daily_gardening(store)
+    assert daily.ready.wait(60)
+    daily.scheduler.jobs[GARDEN_KEY].fn(datetime.now(timezone.utc))
     assert store.count(namespace=A, include_superseded=True) == 0

@@ -107,7 +107,8 @@ def build_memory_graph(
     recorder = ConversationRecorder(store, include=prehook.should_inject) if index_exchanges else None
     memory = GatedMemory(gate, prehook, posthook, recorder, inject_exchanges=inject_exchanges)
     memory_tool_list = memory_tools(
-        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes)
+        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
+        channel_scope=prehook.config.channel_scope)
     all_tools = [*memory_tool_list, *tools] if kinds else list(tools)
     bound = model.bind_tools(all_tools) if all_tools else model
     without_memory = model.bind_tools(list(tools)) if tools else model
@@ -210,7 +211,8 @@ def react_agent_hooks(
         return posthook(state, config, runtime) or {}
 
     memory = memory_tools(
-        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes)
+        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
+        channel_scope=prehook.config.channel_scope)
     all_tools = [*memory, *tools] if kinds else list(tools)
     return {
         "tools": all_tools,

@@ -136,6 +136,7 @@ class MemoryMiddleware(AgentMiddleware):
         self.instructions = instructions
         self.tools = memory_tools(
             store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
+            channel_scope=self.prehook.config.channel_scope,
         ) if kinds else []
         self._tool_names = {t.name for t in self.tools}
 

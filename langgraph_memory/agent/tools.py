@@ -19,7 +19,7 @@ from langgraph.types import Command
 from pydantic import BaseModel, Field
 
 from langgraph_memory.errors import LangGraphMemoryError
-from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
+from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace, runtime_channel
 from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
 from langgraph_memory.agent.injection import render_line
 from langgraph_memory.agent.lifecycle import check_related, describe_delete, link_related
@@ -126,13 +126,14 @@ class _Tools:
 
     def __init__(
         self, store: MemoryStore, namespace: Sequence[str], agent_namespace: Sequence[str] | None = None,
-        agent_writes: AgentWrites = True, default_agent_id: str = DEFAULT_AGENT_ID,
+        agent_writes: AgentWrites = True, default_agent_id: str = DEFAULT_AGENT_ID, channel_scope: bool = False,
     ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
         self.agent_namespace = None if agent_namespace is None else tuple(agent_namespace)
         self.agent_writes = agent_writes
         self.default_agent_id = default_agent_id
+        self.channel_scope = channel_scope
 
     def scope(self, runtime: ToolRuntime, kind: str = "fact") -> Namespace:
         """The user's namespace, or the agent's for its own ``self`` and ``goal`` memories."""
@@ -149,6 +150,8 @@ class _Tools:
 
     def search(self, runtime: ToolRuntime, kind: str, query: str, limit: int, **filters: Any) -> str:
         namespace = self.scope(runtime, kind)
+        if self.channel_scope and kind == "fact":
+            filters["channel"] = runtime_channel(runtime.config, runtime.context)
         try:
             hits = self.store.search(query, namespace=namespace, limit=limit, kinds=kind, **filters)
         except LangGraphMemoryError as exc:
@@ -176,7 +179,8 @@ class _Tools:
             # reads as unknown, and nothing is stored.
             related = check_related(self.store, related_to, namespace)
             result = self.store.remember(
-                content, namespace=namespace, kind=kind, source=source or "conversation", **fields)
+                content, namespace=namespace, kind=kind, source=source or "conversation",
+                channel=runtime_channel(runtime.config, runtime.context) if kind == "fact" else None, **fields)
             linked = link_related(self.store, result.memory.id, related, namespace)
         except LangGraphMemoryError as exc:
             raise ToolException(f"Error: {exc}. Nothing was stored.") from exc
@@ -297,6 +301,7 @@ def memory_tools(
     agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
     agent_writes: AgentWrites = True,
     default_agent_id: str = DEFAULT_AGENT_ID,
+    channel_scope: bool = False,
 ) -> list[BaseTool]:
     """The memory tools of seed 002, ready for a ``ToolNode`` or ``create_agent``.
 
@@ -312,11 +317,14 @@ def memory_tools(
             memories: ``True``, ``False``, or a function of the run's context (e.g. only
             for admins). Searching them is always allowed.
         default_agent_id: the ``agent_id`` when the runtime names none.
+        channel_scope: ``search_memories`` sees the user's memories of no channel plus
+            those of the run's ``channel_id`` (as ``InjectionConfig.channel_scope`` does for
+            the pre-hook). Facts are always stored with the run's channel.
     """
     unknown = set(kinds) - set(KIND_CATEGORIES)
     if unknown:
         raise ValueError(f"unknown memory kinds {sorted(unknown)}; expected fact, self or goal")
-    t = _Tools(store, namespace, agent_namespace, agent_writes, default_agent_id)
+    t = _Tools(store, namespace, agent_namespace, agent_writes, default_agent_id, channel_scope)
     tools: list[BaseTool] = []
     if "fact" in kinds:
         tools += _fact_tools(t)

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import check_datetime, check_limit, check_number
+from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_datetime, check_limit, check_number, check_text
 from langgraph_memory.store._hybrid import VectorsWanted, hybrid_plan
 from langgraph_memory.store._linked import follow_links
 from langgraph_memory.store._links import Link
@@ -73,8 +73,10 @@ def search_filters(
     since: str | timedelta | datetime | None = None,
     until: datetime | None = None,
     min_importance: float | None = None,
+    channel: str | None = None,
 ) -> Where:
-    """The validated filter of a search or listing over live memories of ``namespace``."""
+    """The validated filter of a search or listing over live memories of ``namespace``
+    (with ``channel``: those of no channel or of this one)."""
     kinds_t = as_tuple(kinds, "kinds")
     for k in kinds_t or ():
         validate_kind(k)
@@ -95,6 +97,7 @@ def search_filters(
         created_since=None if since is None else parse_since(since).timestamp(),
         created_until=None if until is None else check_datetime("until", until).timestamp(),
         min_importance=None if min_importance is None else check_number("min_importance", min_importance, low=0.0, high=1.0),
+        channel_scope=None if channel is None else check_text("channel", channel, MAX_NAMESPACE_PART_CHARS),
     )
 
 
@@ -127,19 +130,22 @@ def search_plan(
 
 def recent_plan(
     namespace: Namespace, since: str | timedelta | datetime | None, limit: int,
-    kinds: str | Sequence[str] | None = None,
+    kinds: str | Sequence[str] | None = None, channel: str | None = None,
 ) -> Plan[list[Memory]]:
+    """Newest first; with ``channel``, only that channel's (seed 001's ``get_recent_since``)."""
     check_limit("limit", limit)
     where = search_filters(namespace, kinds)
+    if channel is not None:
+        where = dataclasses.replace(where, fields=(("channel", (check_text("channel", channel, MAX_NAMESPACE_PART_CHARS),)),))
     if since is not None:
         where = dataclasses.replace(where, updated_since=parse_since(since).timestamp())
     return memories_plan(where, limit, "updated_at")
 
 
-def identity_plan(namespace: Namespace, limit: int) -> Plan[list[Memory]]:
+def identity_plan(namespace: Namespace, limit: int, channel: str | None = None) -> Plan[list[Memory]]:
     check_limit("limit", limit)
     where = live_where(
-        namespace,
+        namespace, channel_scope=channel,
         any_of=(
             Where(status=None, memory_types=("identity",)),
             Where(status=None, kinds=("self",), categories=("context",)),
@@ -149,11 +155,11 @@ def identity_plan(namespace: Namespace, limit: int) -> Plan[list[Memory]]:
 
 
 def important_plan(
-    namespace: Namespace, min_importance: float, limit: int
+    namespace: Namespace, min_importance: float, limit: int, channel: str | None = None,
 ) -> Plan[list[Memory]]:
     check_limit("limit", limit)
     floor = check_number("min_importance", min_importance, low=0.0, high=1.0)
-    return memories_plan(live_where(namespace, min_importance=floor), limit, "importance")
+    return memories_plan(live_where(namespace, min_importance=floor, channel_scope=channel), limit, "importance")
 
 
 def hit_memory(hit: Hit) -> Memory:

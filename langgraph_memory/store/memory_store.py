@@ -185,6 +185,7 @@ class MemoryStore(RoomMessages, StoreConnection):
         min_score: float | None = None,
         with_vectors: bool = False,
         follow_links: bool = True,
+        channel: str | None = None,
     ) -> list[SearchHit]:
         """Live memories of ``namespace`` most relevant to ``query``, best first.
 
@@ -202,13 +203,15 @@ class MemoryStore(RoomMessages, StoreConnection):
             follow_links: add the memories linked to the best hits (one hop, a few per
                 hit, within the same filter), each scored below the hit it came from and
                 saying so in :attr:`SearchHit.via`; ``False``: the three ranked sources only.
+            channel: only memories of no channel or of this one (the user's memories plus
+                this channel's: seed 001's ``channel_scope``).
         """
         check_limit("limit", limit)
         if min_score is not None:
             check_number("min_score", min_score)
         if mode not in ("hybrid", "dense", "bm25"):
             raise InvalidMemoryError("mode", f"unknown mode {mode!r}; expected hybrid, dense or bm25")
-        where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance)
+        where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance, channel)
         vectors = query if isinstance(query, QueryVectors) else self.embed_query(query)
         if not isinstance(follow_links, bool):
             raise InvalidMemoryError("follow_links", "must be True or False")
@@ -230,10 +233,12 @@ class MemoryStore(RoomMessages, StoreConnection):
         since: str | timedelta | datetime | None = "6h",
         limit: int = 10,
         kinds: str | Sequence[str] | None = None,
+        channel: str | None = None,
     ) -> list[Memory]:
         """Live memories created or updated since ``since`` (``"6h"``, a timedelta or a
-        datetime; ``None``: any time), newest first. This answers "what did we talk about?"."""
-        [memories] = self._read(recent_plan(namespace, since, limit, kinds))
+        datetime; ``None``: any time), newest first. This answers "what did we talk about?".
+        ``channel``: only the memories learned in that channel."""
+        [memories] = self._read(recent_plan(namespace, since, limit, kinds, channel))
         return memories
 
     def identity(self, *, namespace: Namespace, limit: int = 10) -> list[Memory]:
