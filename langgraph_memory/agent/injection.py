@@ -84,10 +84,10 @@ class InjectionConfig:
     semantic_threshold: float = 0.85
     """A candidate this close (cosine) to one already chosen or recently injected is dropped."""
     semantic_same_day_only: bool = True
-    """Compare only memories created the same day: the block shows each memory's date, so
-    the same words about another day are another event, not a repeat ("went to the support
-    group" in May and again in July). On LoCoMo's observation facts, comparing across days
-    dropped such facts and cost the pre-hook 0.014 recall (``docs/benchmarks.md``)."""
+    """Compare memories of different days only above ``_rows.PARAPHRASE_COSINE`` (0.95): the
+    block shows each memory's date, so similar words about another day may be another event
+    ("went to the support group" in May and again in July; comparing across days at 0.85 cost
+    LoCoMo's pre-hook 0.014 recall), but a paraphrase is a repeat whatever its day."""
     max_semantic_buffer: int = 100
     max_injection_count: int = 20
     max_tokens: int = 1500
