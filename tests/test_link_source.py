@@ -82,3 +82,38 @@ def test_links_are_followed_within_the_search_filter_and_fan_out_is_bounded(stor
     # A forgotten memory is not reached by its links either.
     store.delete(goal.id, namespace=ns)
     assert goal.id not in {h.memory.id for h in store.search(QUERY, namespace=ns, limit=20)}
+
+
+def test_no_engine_round_more_when_no_hit_has_links(store):
+    """The link source reads the links the hits already carry: with none, the pre-hook makes
+    exactly the engine calls it made without the source; a linked memory the search did not
+    find costs a single fetch more."""
+    ns = ("memories", "rounds")
+    hired, lease = _fill(store, ns)
+    calls = []
+    real = store._backend.query_batch
+
+    def counting(queries):
+        calls.append(len(queries))
+        return real(queries)
+
+    store._backend.query_batch = counting
+    try:
+        def rounds(**config):
+            calls.clear()
+            select_memories(store, namespace=ns, query=QUERY, config=InjectionConfig(**config))
+            return len(calls)
+
+        assert rounds(similar_links=True) == rounds(similar_links=False)
+        store.link(lease.id, hired.id, "result_of", namespace=ns)
+
+        def search_rounds(follow):
+            calls.clear()
+            hits = store.search(QUERY, namespace=ns, limit=3, follow_links=follow)
+            return len(calls), lease.id in {h.memory.id for h in hits}
+
+        # The linked memory is not among the three best: reaching it costs one fetch.
+        (off, found_off), (on, found_on) = search_rounds(False), search_rounds(True)
+        assert (on, found_on, found_off) == (off + 1, True, False)
+    finally:
+        store._backend.query_batch = real
