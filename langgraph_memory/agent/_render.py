@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Sequence
-
-if TYPE_CHECKING:
-    from langgraph_memory.agent.injection import Chosen
+from typing import Any, Sequence
 
 __all__ = ["render_line", "render_memories"]
 
@@ -33,9 +30,10 @@ def render_line(text: str) -> str:
     return json.dumps(flat, ensure_ascii=False)
 
 
-def render_memories(chosen: Sequence[Chosen]) -> str:
-    """The block the model sees: delimited, with ids and dates, marked as data, one memory
-    per line (:func:`render_line`).
+def render_memories(chosen: Sequence[Any]) -> str:
+    """The block the model sees for the pre-hook's :class:`~.injection.Chosen` memories:
+    delimited, with ids, dates and importance, marked as data, one memory per line
+    (:func:`render_line`).
 
     Returns an empty string when there is nothing to show.
     """

@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "Make the forgotten (deleted) or archived memory ID live again: read, searched and "
                 "injected. A forgotten memory past its retention window cannot be restored.")
     p.add_argument("id", metavar="ID", help=ID_HELP)
-    p.set_defaults(run="cmd_restore")
+    p.set_defaults(run="_garden:cmd_restore")
 
     p = command("erase", "delete every memory of a namespace",
                 "Delete every record of NAMESPACE and of the namespaces under it, history included. "

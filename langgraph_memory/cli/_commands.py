@@ -438,18 +438,6 @@ def cmd_delete(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
     return 0
 
 
-def cmd_restore(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    memory = resolve_memory_id(store, args.id)
-    if memory.status not in ("forgotten", "archived"):
-        raise CliError(f"{memory.id} is {memory.status}: only forgotten or archived memories are restored")
-    restored = store.restore(memory.id, namespace=memory.namespace)
-    if restored is None:
-        raise CliError(f"{memory.id} was forgotten too long ago to restore; the next garden pass purges it")
-    _emit(args, out, {"restored": memory.id, "namespace": namespace_key(memory.namespace), "was": memory.status},
-          lambda: out.write(f"restored {memory.id} ({memory.content}), {memory.status} before\n"))
-    return 0
-
-
 def cmd_erase(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     namespace = parse_namespace(args.namespace)
     text = namespace_key(namespace)

@@ -20,6 +20,7 @@ import dataclasses
 from langgraph_memory.store._links import Link, as_links
 from langgraph_memory.store._reads import Plan
 from langgraph_memory.store.backends import FetchQuery, Where
+from langgraph_memory.store.records import Memory
 
 __all__ = ["LINK_FANOUT", "LINK_SOURCES", "LINK_WEIGHT", "follow_links"]
 
@@ -37,8 +38,6 @@ RELATION_ORDER = ("updates", "contradicts", "caused_by", "result_of", "part_of",
 def follow_links(hits: list, where: Where, limit: int, with_vectors: bool) -> Plan[list]:
     """``hits`` (``SearchHit``, best first) with the memories linked to the best of them,
     re-ranked and cut at ``limit``; no engine round when those have no links."""
-    from langgraph_memory.store._search import SearchHit, hit_memory  # the hit type lives there
-
     found = {h.memory.id: i for i, h in enumerate(hits)}
     hits = list(hits)
     wanted: dict[str, tuple[object, Link]] = {}
@@ -61,5 +60,8 @@ def follow_links(hits: list, where: Where, limit: int, with_vectors: bool) -> Pl
     [fetched] = yield [FetchQuery(dataclasses.replace(where, ids=tuple(wanted)), len(wanted), with_vectors=with_vectors)]
     for h in fetched:
         parent, link = wanted[h.point.id]
-        hits.append(SearchHit(hit_memory(h), parent.score * LINK_WEIGHT, vector=h.point.dense, via=link))  # type: ignore[attr-defined]
+        # The hits' own type (SearchHit, which imports this module): built like its others.
+        make = type(parent)
+        hits.append(make(Memory.from_payload(h.point.id, h.point.payload), parent.score * LINK_WEIGHT,  # type: ignore[attr-defined]
+                         vector=h.point.dense, via=link))
     return sorted(hits, key=lambda h: -h.score)[:limit]

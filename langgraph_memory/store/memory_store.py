@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store import _garden
-from langgraph_memory.store._checks import check_limit, check_number, check_text
+from langgraph_memory.store import _forgetting, _garden
+from langgraph_memory.store._checks import check_limit, check_number
 from langgraph_memory.store._connection import StoreConnection
-from langgraph_memory.store._links import HISTORY, Link, LinkRelation, add_link, list_links, unlink_removed
+from langgraph_memory.store._links import HISTORY, Link, LinkRelation, add_link, list_links
 from langgraph_memory.store._rooms import RoomMessage, RoomMessages
 from langgraph_memory.store._reads import Plan, QueryVectors, check_ids, history_chain, points_by_id, run_plans
 from langgraph_memory.store._search import (
@@ -28,7 +27,6 @@ from langgraph_memory.store.conversations import COLLECTION, conversations
 from langgraph_memory.store._writing import RememberResult, check_context
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
-    MAX_CONTENT_CHARS,
     MemoryInput,
     Memory,
     Namespace,
@@ -309,26 +307,7 @@ class MemoryStore(RoomMessages, StoreConnection):
         a hard delete, or ``None`` when ``namespace`` has no such live memory (another
         user's id behaves exactly like an unknown one).
         """
-        if reason is not None:
-            reason = check_text("reason", reason, MAX_CONTENT_CHARS, required=False) or None
-        if not isinstance(hard, bool):
-            raise InvalidMemoryError("hard", "must be True or False")
-        namespace = validate_namespace(namespace)
-        target = self.get(memory_id, namespace=namespace)
-        if target is None:
-            return None
-        if hard:
-            chain = self.history(memory_id, namespace=namespace)
-            self._backend.delete([m.id for m in chain])
-            unlink_removed(self._backend, {m.id: m.links for m in chain})
-            logger.info("erased memory %s (%d versions): %s", memory_id, len(chain), reason or "no reason given")
-            return target
-        at = utcnow()
-        update = {"status": "forgotten", "forgotten_at": at.timestamp(), "forgotten_reason": reason}
-        with self._writer.lock(namespace, "__stats__"):
-            self._backend.set_payload([target.id], update)
-        logger.info("forgot memory %s: %s", memory_id, reason or "no reason given")
-        return target.evolve(status="forgotten", forgotten_at=at, forgotten_reason=reason)
+        return _forgetting.delete(self, memory_id, namespace, reason, hard)
 
     def erase(self, namespace: Namespace) -> int:
         """Forget everything of ``namespace`` and of the namespaces under it, history
@@ -346,16 +325,7 @@ class MemoryStore(RoomMessages, StoreConnection):
     def purge_expired(self, namespace: Namespace | None = None) -> int:
         """Remove expired memories (reads already hide them; the garden's pass does this
         too). Returns how many."""
-        prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
-        where = Where(namespace_prefix=prefix, status=HISTORY_STATUSES, expired_at=utcnow().timestamp())
-        removed = 0
-        while True:
-            points, _ = self._backend.scroll(where, limit=256)
-            if not points:
-                return removed + self._backend.delete_where(dataclasses.replace(where, status=None))
-            self._backend.delete([p.id for p in points])
-            unlink_removed(self._backend, {p.id: p.payload.get("links") or () for p in points})
-            removed += len(points)
+        return _forgetting.purge_expired(self, namespace)
 
     # -- bookkeeping --------------------------------------------------------------------
 
