@@ -27,6 +27,7 @@ Usage (from the repo root, offline)::
     python benchmarks/locomo.py                       # ../shared/bench/locomo/locomo_dev.json
     python benchmarks/locomo.py --data PATH --json OUT.json
     python benchmarks/locomo.py --cv                  # leave-one-conversation-out tuning of search
+    python benchmarks/locomo.py --links [--no-link-source]  # with linked sessions, link source on/off
 """
 
 from __future__ import annotations
@@ -211,7 +212,20 @@ class Corpus:
         return {m: r for m, r in out.items() if m in self.modes}
 
 
-def _ingest_turns(store: MemoryStore, conv: Conversation, ns: tuple[str, ...], *, context: bool) -> None:
+def _link_sessions(store: MemoryStore, ns: tuple[str, ...], stored: Sequence[tuple[Any, str]]) -> None:
+    """``--links``: link what one session yielded as the digest links the facts of one
+    batch (each to the latest earlier one sharing a subject, here the speaker)."""
+    from langgraph_memory.store._links import link_siblings
+
+    sessions: dict[Any, list[str]] = defaultdict(list)
+    for when, memory_id in stored:
+        sessions[when].append(memory_id)
+    for ids in sessions.values():
+        link_siblings(store, ids, ns)
+
+
+def _ingest_turns(store: MemoryStore, conv: Conversation, ns: tuple[str, ...], *, context: bool,
+                  links: bool = False) -> None:
     items = []
     for i, t in enumerate(conv.turns):
         item: dict[str, Any] = {
@@ -223,10 +237,13 @@ def _ingest_turns(store: MemoryStore, conv: Conversation, ns: tuple[str, ...], *
             # The turn it answers, as a chat app would pass the previous message.
             item["context"] = f"{before.speaker}: {before.content}"
         items.append(item)
-    store.remember_many(items, namespace=ns, dedup=False, source="locomo")
+    results = store.remember_many(items, namespace=ns, dedup=False, source="locomo")
+    if links:
+        _link_sessions(store, ns, [(t.when, r.memory.id) for t, r in zip(conv.turns, results)])
 
 
-def _ingest_observations(store: MemoryStore, conv: Conversation, ns: tuple[str, ...], *, dedup: bool) -> Counter[str]:
+def _ingest_observations(store: MemoryStore, conv: Conversation, ns: tuple[str, ...], *, dedup: bool,
+                         links: bool = False) -> Counter[str]:
     actions: Counter[str] = Counter()
     items = [
         {"content": o.text, "subjects": [o.speaker], "created_at": o.when, "metadata": {"evidence": list(o.evidence)}}
@@ -236,8 +253,13 @@ def _ingest_observations(store: MemoryStore, conv: Conversation, ns: tuple[str, 
         store.remember_many(items, namespace=ns, dedup=False, source="locomo")
         actions["inserted"] = len(items)
         return actions
+    stored = []
     for item in items:  # one by one, in conversation order, as an agent would store them
-        actions[store.remember(namespace=ns, source="locomo", dedup=True, **item).action] += 1
+        result = store.remember(namespace=ns, source="locomo", dedup=True, **item)
+        actions[result.action] += 1
+        stored.append((item["created_at"], result.memory.id))
+    if links:
+        _link_sessions(store, ns, stored)
     return actions
 
 
@@ -259,6 +281,7 @@ def run(
     embeddings: Embeddings | None = None,
     prehook_config: Any = None,
     context: bool = True,
+    links: bool = False,
     log: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Run the benchmark; returns the JSON rows and a summary (timings, dedup figures)."""
@@ -296,7 +319,7 @@ def run(
             corpus_list: list[Corpus] = []
             if "turns" in corpora:
                 store = _open_store(backend, workdir, f"{conv.sample_id}-turns", cached)
-                _ingest_turns(store, conv, ns, context=context)
+                _ingest_turns(store, conv, ns, context=context, links=links)
                 # Baselines index each turn as a transcript line, speaker included.
                 corpus_list.append(Corpus(
                     "turns", store, ns, [_line(t) for t in conv.turns],
@@ -304,7 +327,7 @@ def run(
                 ))
             if "observations" in corpora and conv.observations:
                 store = _open_store(backend, workdir, f"{conv.sample_id}-obs", cached)
-                summary["dedup_actions"].update(_ingest_observations(store, conv, ns, dedup=True))
+                summary["dedup_actions"].update(_ingest_observations(store, conv, ns, dedup=True, links=links))
                 summary["facts"] += len(conv.observations)
                 texts, evidence = _live_evidence(store, ns)
                 summary["live_after_dedup"] += len(texts)
@@ -378,15 +401,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="do not index each turn with the turn before it (BM25 only)")
     parser.add_argument("--embedder", default="minilm",
                         help="embedder by name: minilm, e5, ... (see langgraph_memory.named_embeddings)")
+    parser.add_argument("--links", action="store_true",
+                        help="link what each session yielded as the digest does (docs/links-and-lifecycle.md)")
+    parser.add_argument("--no-link-source", action="store_true",
+                        help="search and the pre-hook do not follow links (the fourth source off)")
     parser.add_argument("--cv", action="store_true",
                         help="only leave-one-conversation-out tuning of search on turns (see _locomo_cv.py)")
     args = parser.parse_args(argv)
+    if args.no_link_source:
+        from langgraph_memory.store import _linked
+
+        _linked.LINK_SOURCES = 0  # no hit has its links followed
     if args.cv:
         from benchmarks._locomo_cv import cross_validate, format_cv, measure
         from langgraph_memory import offline_embeddings
 
         measured = measure(load(args.data), offline_embeddings(), ingest=lambda store, conv, ns: _ingest_turns(
-            store, conv, ns, context=not args.no_context))
+            store, conv, ns, context=not args.no_context, links=args.links))
         print(format_cv(cross_validate(measured)))
         return 0
     modes = tuple(m for m in args.modes.split(",") if m)
@@ -397,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     rows, summary = run(
         args.data, modes=modes, corpora=tuple(args.corpora.split(",")), backend=args.backend,
-        context=not args.no_context, embeddings=named_embeddings(args.embedder).inner,
+        context=not args.no_context, embeddings=named_embeddings(args.embedder).inner, links=args.links,
     )
     print(format_table(rows))
     print()

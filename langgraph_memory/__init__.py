@@ -36,6 +36,7 @@ _LAZY = {
     "QueryVectors": "langgraph_memory.store",
     "RememberResult": "langgraph_memory.store",
     "SearchHit": "langgraph_memory.store",
+    "Link": "langgraph_memory.store._links",
     "BackgroundWorker": "langgraph_memory.background.worker",
     "WorkerStats": "langgraph_memory.background.worker",
     "worker_for": "langgraph_memory.background.worker",
@@ -116,6 +117,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
         StoreUnavailableError,
     )
     from langgraph_memory.store import MemoryStore, QueryVectors, RememberResult, SearchHit
+    from langgraph_memory.store._links import Link
     from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, LLMDedupJudge
     from langgraph_memory.store._reembed import ReembedReport, copy_reembedded, reembed
     from langgraph_memory.store._shared import shared_store
@@ -157,6 +159,7 @@ __all__ = [
     "AccessDeniedError",
     "AccessPolicy",
     "protect_store",
+    "Link",
     "schedule_gardening",
     "DeferredStore",
     "MemoryGate",

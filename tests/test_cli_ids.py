@@ -85,7 +85,14 @@ def test_delete_by_prefix_removes_the_memory_and_its_older_versions(make_store):
     assert code == 1 and "older version" in err and new.memory.id in err
     code, out, err = run(["delete", new.memory.id[:12], "--yes", "--reason", "asked"], store=store)
     assert code == 0, err
-    assert "deleted" in out and new.memory.id in out
+    assert "forgot" in out and new.memory.id in out and "restore" in out
+    assert store.count(namespace=NS) == 0 and store.count(namespace=NS, include_superseded=True) == 2
+    code, out, err = run(["restore", new.memory.id[:12]], store=store)
+    assert code == 0 and "restored" in out and "forgotten before" in out, err
+    assert store.get(new.memory.id, namespace=NS) is not None
+    code, out, err = run(["delete", new.memory.id[:12], "--yes", "--hard"], store=store)
+    assert code == 0, err
+    assert "for good" in out and new.memory.id in out
     assert store.count(namespace=NS, include_superseded=True) == 0
 
 

@@ -42,7 +42,7 @@ def demo_run(tmp_path_factory):
 def test_demo_replays_the_story_offline(demo_run):
     _, out = demo_run
     assert "as a refinement of" in out and "as a correction of" in out
-    assert "Deleted" in out and "Mickael est guéri" in out
+    assert "Forgot" in out and "Mickael est guéri" in out
     assert "inject : \"dev s'appelle en réalité Mickael\"  ← identity" in out
     # What survives: the dated shoulder, David in Toulouse; not the replaced or deleted facts.
     summary = out.split("What the store now knows about Mickael:")[1]
@@ -76,7 +76,7 @@ EXPECTED = {
     "export": ["exported", "backup.jsonl"],
     "import": ["imported"],
     "purge-expired": ["purged 0 expired memories"],
-    "delete": ["deleted", "and its older versions"],
+    "delete": ["forgot", "brings it back within"],
     "garden": ["dry run: ", "would archive"],
     "erase": ["erased", "memories/mickael"],
 }

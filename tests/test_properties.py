@@ -79,7 +79,7 @@ def _calls(data: st.DataObject) -> tuple[str, tuple, dict]:
     if name == "remember":
         fields = draw(st.dictionaries(st.sampled_from(
             ["kind", "memory_type", "category", "subjects", "importance", "ttl", "source", "metadata",
-             "created_at", "dedup", "context", "user_id", "updates"]), VALUES, max_size=3))
+             "created_at", "dedup", "context", "user_id", "updates", "channel"]), VALUES, max_size=3))
         return name, (draw(VALUES),), {"namespace": ns, **fields}
     if name == "remember_many":
         items = draw(st.lists(st.one_of(TEXTS, st.dictionaries(st.sampled_from(["content", "importance", "ttl", "updates"]),
@@ -88,7 +88,7 @@ def _calls(data: st.DataObject) -> tuple[str, tuple, dict]:
     if name == "search":
         fields = draw(st.dictionaries(st.sampled_from(
             ["limit", "mode", "kinds", "memory_types", "categories", "subjects", "min_importance", "min_score",
-             "since", "until"]), st.one_of(VALUES, TIMES), max_size=3))
+             "since", "until", "follow_links", "channel"]), st.one_of(VALUES, TIMES), max_size=3))
         return name, (draw(TEXTS),), {"namespace": ns, **fields}
     if name == "recent":
         return name, (), {"namespace": ns, "since": draw(TIMES), "limit": draw(NUMBERS)}
@@ -99,7 +99,8 @@ def _calls(data: st.DataObject) -> tuple[str, tuple, dict]:
     if name in ("get", "history"):
         return name, (draw(IDS),), {"namespace": ns}
     if name == "delete":
-        return name, (draw(IDS),), {"namespace": ns, "reason": draw(st.one_of(st.none(), TEXTS))}
+        return name, (draw(IDS),), {"namespace": ns, "reason": draw(st.one_of(st.none(), TEXTS)),
+                                    "hard": draw(st.one_of(st.just(False), VALUES))}
     if name in ("get_many", "record_access"):
         return name, (draw(st.one_of(st.lists(IDS, max_size=3), TEXTS)),), {"namespace": ns}
     if name == "embed_query":
@@ -133,7 +134,7 @@ def _tool_graph(store: MemoryStore):
 
 TOOL_ARGS = {
     "search_memories": ["query", "subjects", "limit"], "get_recent_memories": ["limit"],
-    "store_memory": ["content", "subjects", "memory_type", "importance", "ttl"],
+    "store_memory": ["content", "subjects", "memory_type", "importance", "ttl", "source", "related_to"],
     "delete_memory": ["id", "reason"], "search_self": ["query", "category", "limit"],
     "store_self": ["content", "category"], "delete_self": ["id", "reason"],
     "search_goals": ["query", "category", "limit"], "store_goal": ["content", "category"],

@@ -183,12 +183,12 @@ def test_record_access_counts(seeded):
 # -- forgetting -------------------------------------------------------------------------
 
 
-def test_delete_removes_the_memory_and_its_versions(store):
+def test_hard_delete_removes_the_memory_and_its_versions(store):
     old = store.remember("Mickael s'est cassé l'épaule", namespace=A).memory
     new = store.remember("Mickael s'est cassé l'épaule le 10 janvier 2026", namespace=A).memory
     other = store.remember("Alice sings in a choir", namespace=A).memory
     assert store.delete(old.id, namespace=A) is None  # superseded: not a live memory
-    deleted = store.delete(new.id, namespace=A, reason="user asked to forget it")
+    deleted = store.delete(new.id, namespace=A, reason="user asked to forget it", hard=True)
     assert deleted is not None and deleted.id == new.id
     assert store.get(new.id, namespace=A) is None and store.history(old.id, namespace=A) == []
     assert store.count(namespace=A, include_superseded=True) == 1
@@ -414,7 +414,8 @@ async def test_async_twins(make_store):
     assert (await store.adelete(dated.memory.id, namespace=A)).id == dated.memory.id
     assert await store.apurge_expired() == 0
     assert await store.acount(namespace=A) == 1
-    assert await store.aerase(A) == 1 and await store.acount(include_superseded=True) == 0
+    # Forgotten (restorable) and its older version are records until erased.
+    assert await store.aerase(A) == 3 and await store.acount(include_superseded=True) == 0
     with pytest.raises(InvalidMemoryError):
         await store.aremember("", namespace=A)
     async with store:

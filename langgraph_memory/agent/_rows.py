@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+PARAPHRASE_COSINE = 0.95
+"""Two memories this close say the same thing in other words: one is dropped whatever
+their days (three paraphrases at 0.98 inject one, seed 001 §2.6), where
+``semantic_same_day_only`` would keep memories of other days apart below it."""
+
 
 class VectorRows:
     """Vectors (unit length) with their memory ids and creation days, for the semantic dedup."""
@@ -30,7 +35,8 @@ class VectorRows:
             # A memory that left the window may come back: it must not be blocked by itself.
             if sim < threshold or owner == own_id:
                 continue
-            if same_day_only and day is not None and other_day is not None and day != other_day:
+            if same_day_only and day is not None and other_day is not None and day != other_day \
+                    and sim < max(threshold, PARAPHRASE_COSINE):
                 continue
             return True
         return False

@@ -31,6 +31,8 @@ def check_overrides(config: Any, changes: Any) -> dict[str, Any]:
 
 def _check_setting(name: str, value: Any, default: Any) -> Any:
     field_name = f"memory_config.{name}"
+    if name == "channel":
+        raise InvalidMemoryError(field_name, "comes from the runtime's channel_id, not from settings")
     if value is None and name in ("similar_min_bm25", "kinds"):
         return None
     if isinstance(default, bool):

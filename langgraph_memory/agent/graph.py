@@ -21,6 +21,7 @@ from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
 from langgraph_memory.agent.capture import CaptureConfig
+from langgraph_memory.background.daily import start_daily_gardening
 from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
@@ -62,6 +63,7 @@ def build_memory_graph(
     retry_interval: float = 5.0,
     inject_exchanges: int = 0,
     capture: CaptureConfig | bool | None = True,
+    garden_daily: bool = True,
 ) -> Any:
     """Compile the reference memory graph around ``model``.
 
@@ -84,6 +86,9 @@ def build_memory_graph(
         capture: what is captured from the user's messages and which events are raised
             (:class:`~langgraph_memory.agent.capture.CaptureConfig`), as for
             :class:`MemoryMiddleware`; on by default, ``False`` turns it off.
+        garden_daily: start the store's daily gardening (fade, archive, purge expired and
+            forgotten memories; :mod:`langgraph_memory.background.daily`); ``False`` when a
+            LangGraph Platform cron runs the ``garden`` graph instead.
 
     Returns:
         The compiled graph; invoke it with ``{"messages": [...]}`` and a ``user_id`` in the
@@ -91,6 +96,8 @@ def build_memory_graph(
     """
     gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
     store = gate.store
+    if garden_daily:
+        start_daily_gardening(store)
     prehook = MemoryPrehook(
         store, namespace=namespace, config=config, agent_namespace=agent_namespace,
         room_namespace=room_namespace)
@@ -102,7 +109,8 @@ def build_memory_graph(
     recorder = ConversationRecorder(store, include=prehook.should_inject) if index_exchanges else None
     memory = GatedMemory(gate, prehook, posthook, recorder, inject_exchanges=inject_exchanges)
     memory_tool_list = memory_tools(
-        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes)
+        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
+        channel_scope=prehook.config.channel_scope)
     all_tools = [*memory_tool_list, *tools] if kinds else list(tools)
     bound = model.bind_tools(all_tools) if all_tools else model
     without_memory = model.bind_tools(list(tools)) if tools else model
@@ -208,7 +216,8 @@ def react_agent_hooks(
         return posthook(state, config, runtime) or {}
 
     memory = memory_tools(
-        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes)
+        store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
+        channel_scope=prehook.config.channel_scope)
     all_tools = [*memory, *tools] if kinds else list(tools)
     return {
         "tools": all_tools,

@@ -113,6 +113,14 @@ def _lookup(source: Any, key: str) -> Any:
     return getattr(source, key, None)
 
 
+def runtime_channel(config: RunnableConfig | None, context: Any) -> str | None:
+    """The run's ``channel_id`` (context first, then ``configurable``), or ``None``."""
+    value = _lookup(context, "channel_id")
+    if value is None:
+        value = ((config or {}).get("configurable") or {}).get("channel_id")
+    return None if value is None or not str(value).strip() else str(value)
+
+
 def resolve_namespace(
     template: Sequence[str],
     *,
@@ -253,6 +261,8 @@ class MemoryPrehook:
         scopes = self.scopes(config, context)
         overrides = ((config or {}).get("configurable") or {}).get("memory_config")
         settings = self.config.override(overrides) if overrides else self.config
+        if settings.channel_scope:  # the run's channel, from the runtime only
+            settings = settings.replace(channel=runtime_channel(config, context))
         return ledger, burst, scopes, settings
 
     def scopes(self, config: RunnableConfig | None, context: Any) -> TurnScopes:

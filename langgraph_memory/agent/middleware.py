@@ -18,6 +18,7 @@ from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.agent.availability import GatedMemory, MemoryGate, OnUnavailable
 from langgraph_memory.agent.capture import CaptureConfig
+from langgraph_memory.background.daily import start_daily_gardening
 from langgraph_memory.agent.hooks import (
     DEFAULT_NAMESPACE,
     MemoryPosthook,
@@ -96,6 +97,9 @@ class MemoryMiddleware(AgentMiddleware):
             ``proactive_hint``): a :class:`~langgraph_memory.agent.capture.CaptureConfig`;
             on by default (``True``), ``False`` turns it off. It runs on the background
             worker after the turn.
+        garden_daily: start the store's daily gardening (fade, archive, purge expired and
+            forgotten memories; :mod:`langgraph_memory.background.daily`); ``False`` when a
+            LangGraph Platform cron runs the ``garden`` graph instead.
     """
 
     state_schema = MemoryAgentState
@@ -118,9 +122,12 @@ class MemoryMiddleware(AgentMiddleware):
         retry_interval: float = 5.0,
         inject_exchanges: int = 0,
         capture: CaptureConfig | bool | None = True,
+        garden_daily: bool = True,
     ) -> None:
         super().__init__()
         gate = MemoryGate(store, on_unavailable=on_unavailable, retry_interval=retry_interval)
+        if garden_daily:
+            start_daily_gardening(gate.store)
         self.store = store = gate.store
         self.prehook = MemoryPrehook(
             store, namespace=namespace, config=config, agent_namespace=agent_namespace,
@@ -137,6 +144,7 @@ class MemoryMiddleware(AgentMiddleware):
         self.instructions = instructions
         self.tools = memory_tools(
             store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
+            channel_scope=self.prehook.config.channel_scope,
         ) if kinds else []
         self._tool_names = {t.name for t in self.tools}
 

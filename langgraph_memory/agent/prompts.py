@@ -2,7 +2,8 @@
 
 Written from seed 000's storage criteria: store the connections that are specific to the
 user and the people around them, not general knowledge; give temporary states a TTL;
-store nothing for small talk; delete on request.
+store nothing for small talk; delete on request; memory density (seed 000) and
+contradictions across kinds (seed 002: delete the old, store the new).
 """
 
 MEMORY_INSTRUCTIONS = """\
@@ -30,6 +31,13 @@ What you learn about yourself goes to store_self; what you would like to become 
 goes to store_goal. When something new about yourself contradicts what you knew (a \
 limitation that became a capability), search_self for the old one, delete_self it with the \
 reason, then store_self the new one; delete_goal a goal you achieved or dropped.
+
+Memory density: when you know little about a subject, more of what you hear matters; when \
+you already know a lot, store only what adds something new. "David changed jobs" matters \
+even among fifty memories about David; a minor variation of what you know does not. When \
+something contradicts a memory of another kind (a new capability where you stored a \
+limitation, a goal achieved), search for the old one, delete it by id with the reason \
+("I can do this now", "achieved"), then store the new one.
 
 Past conversations are not in this thread, but you can search them (search_conversations: \
 every exchange, summaries of older threads and stored facts, each with its date and \

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from langchain_core.runnables import RunnableConfig
 
+from langgraph_memory.agent._live_more import more_live
 from langgraph_memory.agent.injection import InjectedEntry, estimate_tokens
 from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.errors import InvalidMemoryError
@@ -98,7 +99,10 @@ def live_entries(
     )
     chosen: list[InjectedEntry] = []
     tokens = 0
-    for m in found:
+    reasons = {m.id: f"live #{m.room} (cosine {m.score:.2f})" for m in found}
+    extra = more_live(store, namespace, rooms, vectors.text, found)
+    reasons.update((m.id, why) for m, why in extra)
+    for m in [*found, *(m for m, _ in extra)]:
         last = in_window.get(m.id)
         if last is not None and turn - last < window:
             continue
@@ -108,7 +112,7 @@ def live_entries(
         # Ids only, like memories: the text is read from the room at each model call, so a
         # digested message leaves the view and no checkpoint keeps what was said.
         entry = InjectedEntry(
-            id=m.id, channel="live", reason=f"live #{m.room} (cosine {m.score:.2f})", turn=turn,
+            id=m.id, channel="live", reason=reasons[m.id], turn=turn,
             score=round(m.score or 0.0, 4), scope=namespace_key(namespace),
         )
         chosen.append(entry)

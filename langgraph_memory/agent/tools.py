@@ -19,10 +19,11 @@ from langgraph.types import Command
 from pydantic import BaseModel, Field
 
 from langgraph_memory.errors import LangGraphMemoryError
-from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace
+from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace, runtime_channel
 from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
 from langgraph_memory.agent.injection import render_line
 from langgraph_memory.store._lines import bare_line
+from langgraph_memory.agent.lifecycle import check_related, describe_delete, link_related
 from langgraph_memory.agent.identity import (
     AGENT_KINDS,
     DEFAULT_AGENT_ID,
@@ -65,6 +66,10 @@ class RecentArgs(BaseModel):
     limit: int = Field(default=10, ge=1, le=20, description="How many of the latest memories.")
 
 
+MAX_RELATED = 8
+"""Memories one ``store_memory`` call may link the new fact to."""
+
+
 class StoreArgs(BaseModel):
     content: str = Field(description="One self-contained fact about the user or their world, with names.")
     subjects: list[str] = Field(default_factory=list, description='Lowercase tags, e.g. ["mickael", "ski"].')
@@ -74,6 +79,10 @@ class StoreArgs(BaseModel):
     updates: Optional[str] = Field(default=None, description=(
         "The id of the memory this one replaces (from the <memories> block or a search), when the user "
         "changed a decision or a fact; it is kept in history. Omit for a new fact."))
+    source: Optional[str] = Field(default=None, max_length=64, description=(
+        "Where the fact comes from if not the conversation itself: document, web, tool, email..."))
+    related_to: list[str] = Field(default_factory=list, max_length=MAX_RELATED, description=(
+        "Ids of known memories this fact is related to (from search results or the <memories> block)."))
 
 
 class StoreSelfArgs(BaseModel):
@@ -121,13 +130,14 @@ class _Tools:
 
     def __init__(
         self, store: MemoryStore, namespace: Sequence[str], agent_namespace: Sequence[str] | None = None,
-        agent_writes: AgentWrites = True, default_agent_id: str = DEFAULT_AGENT_ID,
+        agent_writes: AgentWrites = True, default_agent_id: str = DEFAULT_AGENT_ID, channel_scope: bool = False,
     ) -> None:
         self.store = store
         self.namespace = tuple(namespace)
         self.agent_namespace = None if agent_namespace is None else tuple(agent_namespace)
         self.agent_writes = agent_writes
         self.default_agent_id = default_agent_id
+        self.channel_scope = channel_scope
 
     def scope(self, runtime: ToolRuntime, kind: str = "fact") -> Namespace:
         """The user's namespace, or the agent's for its own ``self`` and ``goal`` memories."""
@@ -144,6 +154,8 @@ class _Tools:
 
     def search(self, runtime: ToolRuntime, kind: str, query: str, limit: int, **filters: Any) -> str:
         namespace = self.scope(runtime, kind)
+        if self.channel_scope and kind == "fact":
+            filters["channel"] = runtime_channel(runtime.config, runtime.context)
         try:
             hits = self.store.search(query, namespace=namespace, limit=limit, kinds=kind, **filters)
         except LangGraphMemoryError as exc:
@@ -160,11 +172,20 @@ class _Tools:
             raise ToolException(f"Error: {exc}") from exc
         return format_memories(memories, empty="No memories stored yet.")
 
-    def store_memory(self, runtime: ToolRuntime, kind: str, content: str, **fields: Any) -> Command:
+    def store_memory(
+        self, runtime: ToolRuntime, kind: str, content: str, *, related_to: Sequence[str] = (),
+        source: str | None = None, **fields: Any,
+    ) -> Command:
         self.check_write(runtime, kind)
         namespace = self.scope(runtime, kind)
         try:
-            result = self.store.remember(content, namespace=namespace, kind=kind, source="conversation", **fields)
+            # The ids are looked up in the runtime's namespace only: another user's id
+            # reads as unknown, and nothing is stored.
+            related = check_related(self.store, related_to, namespace)
+            result = self.store.remember(
+                content, namespace=namespace, kind=kind, source=source or "conversation",
+                channel=runtime_channel(runtime.config, runtime.context) if kind == "fact" else None, **fields)
+            linked = link_related(self.store, result.memory.id, related, namespace)
         except LangGraphMemoryError as exc:
             raise ToolException(f"Error: {exc}. Nothing was stored.") from exc
         note: dict[str, list[str]] = {"remembered": [result.memory.id]}
@@ -173,7 +194,7 @@ class _Tools:
         return Command(
             update={
                 "memory": note,
-                "messages": [ToolMessage(_describe(result), tool_call_id=runtime.tool_call_id)],
+                "messages": [ToolMessage(_describe(result) + linked, tool_call_id=runtime.tool_call_id)],
             }
         )
 
@@ -191,7 +212,7 @@ class _Tools:
             update={
                 "memory": {"forgotten": [id]},
                 "messages": [ToolMessage(
-                    f"Deleted {id} ({render_line(found.content)}): {render_line(reason)}", tool_call_id=runtime.tool_call_id
+                    describe_delete(self.store, found, reason), tool_call_id=runtime.tool_call_id
                 )],
             }
         )
@@ -285,6 +306,7 @@ def memory_tools(
     agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
     agent_writes: AgentWrites = True,
     default_agent_id: str = DEFAULT_AGENT_ID,
+    channel_scope: bool = False,
 ) -> list[BaseTool]:
     """The memory tools of seed 002, ready for a ``ToolNode`` or ``create_agent``.
 
@@ -300,11 +322,14 @@ def memory_tools(
             memories: ``True``, ``False``, or a function of the run's context (e.g. only
             for admins). Searching them is always allowed.
         default_agent_id: the ``agent_id`` when the runtime names none.
+        channel_scope: ``search_memories`` sees the user's memories of no channel plus
+            those of the run's ``channel_id`` (as ``InjectionConfig.channel_scope`` does for
+            the pre-hook). Facts are always stored with the run's channel.
     """
     unknown = set(kinds) - set(KIND_CATEGORIES)
     if unknown:
         raise ValueError(f"unknown memory kinds {sorted(unknown)}; expected fact, self or goal")
-    t = _Tools(store, namespace, agent_namespace, agent_writes, default_agent_id)
+    t = _Tools(store, namespace, agent_namespace, agent_writes, default_agent_id, channel_scope)
     tools: list[BaseTool] = []
     if "fact" in kinds:
         tools += _fact_tools(t)

@@ -40,6 +40,7 @@ from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._lines import bare_line, check_name, quoted_line
 from langgraph_memory.store._rooms import MAX_NAME_CHARS, RoomMessage
+from langgraph_memory.store._links import link_siblings
 from langgraph_memory.store.records import Namespace, namespace_key, new_memory, utcnow, validate_namespace
 
 __all__ = [
@@ -280,6 +281,7 @@ def _run(store: Any, jobs: JobState, key: str, namespace: Namespace, target: Nam
             counts["rejected"] = counts.get("rejected", 0) + 1
         journal.update(done=i + 1, counts=counts)
         jobs.put("journal", key, journal)
+    link_siblings(store, counts.get("ids", []), target)  # facts drawn from the same messages
     if counts.get("rejected"):
         # A fact neither stored nor judged a duplicate: its words stay in the room (the
         # model does not say which messages a fact came from, so all of the batch stays).

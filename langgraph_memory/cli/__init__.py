@@ -162,13 +162,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=NAMESPACE_HELP)
     p.set_defaults(run="cmd_purge")
 
-    p = command("delete", "delete one memory and its older versions",
-                "Delete the live memory ID (in whichever namespace it lives) and the older versions it "
-                "superseded, as the delete_memory tool does. Asks for confirmation on stdin unless --yes.")
+    p = command("delete", "forget one memory (restorable), or remove it with --hard",
+                "Forget the live memory ID (in whichever namespace it lives), as the delete_memory tool "
+                "does: it is no longer read, searched or injected, stays in its history with the reason, "
+                "and 'restore' brings it back until the garden purges it (30 days by default, "
+                "MEMORY_DECAY_FORGOTTEN_DAYS). --hard removes it at once with its older versions and "
+                "links. Asks for confirmation on stdin unless --yes.")
     p.add_argument("id", metavar="ID", help=ID_HELP)
-    p.add_argument("--reason", help="why, for the log")
+    p.add_argument("--reason", help="why, kept in its history")
+    p.add_argument("--hard", action="store_true", help="remove at once, history included (not restorable)")
     p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
     p.set_defaults(run="cmd_delete")
+
+    p = command("restore", "bring back a forgotten or archived memory",
+                "Make the forgotten (deleted) or archived memory ID live again: read, searched and "
+                "injected. A forgotten memory past its retention window cannot be restored.")
+    p.add_argument("id", metavar="ID", help=ID_HELP)
+    p.set_defaults(run="_garden:cmd_restore")
 
     p = command("erase", "delete every memory of a namespace",
                 "Delete every record of NAMESPACE and of the namespaces under it, history included. "

@@ -404,17 +404,25 @@ def _confirm(question: str, err: TextIO, *, nothing_done: str, flag_hint: str) -
 
 def cmd_delete(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     memory = resolve_memory_id(store, args.id)
-    if memory.status != "live":
+    if memory.status == "superseded":
         raise CliError(f"{memory.id} is an older version of {memory.superseded_by}; delete that one "
                        "(its older versions go with it)")
+    if memory.status != "live":
+        raise CliError(f"{memory.id} is {memory.status} already; 'restore' brings it back")
+    verb = "Remove for good" if args.hard else "Forget"
     if not args.yes:
-        _confirm(f"Delete {memory.id} ({_short(memory.content)}) of {namespace_key(memory.namespace)}?", err,
+        _confirm(f"{verb} {memory.id} ({_short(memory.content)}) of {namespace_key(memory.namespace)}?", err,
                  nothing_done="nothing deleted", flag_hint=f"pass --yes to delete {memory.id}")
-    deleted = store.delete(memory.id, namespace=memory.namespace, reason=args.reason or "deleted from the command line")
+    deleted = store.delete(memory.id, namespace=memory.namespace, reason=args.reason or "deleted from the command line",
+                           hard=args.hard)
     if deleted is None:  # its TTL has passed: reads already hide it
         raise CliError(f"{memory.id} has expired; purge-expired removes it")
-    _emit(args, out, {"deleted": memory.id, "namespace": namespace_key(memory.namespace)},
-          lambda: out.write(f"deleted {memory.id} ({memory.content}) and its older versions\n"))
+    days = store.decay_settings().forgotten_days
+    said = (f"removed {memory.id} ({memory.content}) and its older versions for good\n" if args.hard else
+            f"forgot {memory.id} ({memory.content}); 'restore {memory.id}' brings it back within {days:g} days\n")
+    _emit(args, out, {"deleted": memory.id, "namespace": namespace_key(memory.namespace),
+                      "status": "removed" if args.hard else "forgotten"},
+          lambda: out.write(said))
     return 0
 
 

@@ -193,6 +193,9 @@ class StoreConnection:
     def close(self) -> None:
         """Finish background work, flush and release the store; the embedded directory can
         then be opened again."""
+        daily = self.__dict__.pop("_daily_gardening", None)  # background/daily.py's scheduler
+        if daily is not None:
+            daily.stop()
         if self._background is not None:
             self._background.close()
         for side in self._sides.values():

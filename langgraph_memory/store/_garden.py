@@ -1,4 +1,5 @@
-"""The gardening pass: fade unused memories, archive faded ones, purge old archives, report.
+"""The gardening pass: fade unused memories, archive faded ones, purge old archives and
+forgotten memories past their window, remove expired memories from storage, report.
 
 :meth:`MemoryStore.garden` runs it; the math is in :mod:`langgraph_memory.store.vitality`.
 A pass works one namespace at a time. Two passes never work on one namespace at once: an
@@ -21,6 +22,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._links import unlink_removed
 from langgraph_memory.store._reads import points_by_id
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
@@ -57,10 +59,11 @@ _HOLDER = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
 class GardenReport(dict):
     """What a pass did, as a JSON-ready dict: ``seen``, ``decayed``, ``boosted``,
-    ``archived``, ``purged``, ``protected``, ``vitality_before`` / ``vitality_after`` and
+    ``archived``, ``purged`` (archives and forgotten memories past their retention),
+    ``expired`` (expired memories removed from storage), ``protected``, ``vitality_before`` / ``vitality_after`` and
     ``age_days`` (``mean``, ``p10``, ``p50``, ``p90``), ``buckets`` (live memories per
     vitality bucket after the pass), ``namespaces``, ``skipped_busy``, ``duration_ms``,
-    ``dry_run`` and ``changes`` (the archives and purges, at most 1000 listed)."""
+    ``dry_run`` and ``changes`` (the archives, purges and expiries, at most 1000 listed)."""
 
     def to_json(self) -> str:
         return json.dumps(self, sort_keys=True)
@@ -166,6 +169,7 @@ class _Tally:
         return GardenReport(
             seen=self.counts["seen"], decayed=self.counts["decayed"], boosted=self.counts["boosted"],
             archived=self.counts["archive"], purged=self.counts["purge"], protected=self.counts["protected"],
+            expired=self.counts["expire"],
             vitality_before=_summary(self.before), vitality_after=_summary(self.after),
             age_days=_summary(self.ages), buckets=dict(self.buckets), namespaces=self.namespaces,
             skipped_busy=self.skipped, dry_run=self.dry_run, changes=self.changes,
@@ -233,33 +237,39 @@ def _tend(store: Any, key: str, now: float, last_pass_at: float | None, tally: _
     backend = store._backend
     offset = None
     purge: list[str] = []
+    expired: dict[str, Any] = {}
     while True:
         started = time.perf_counter()
         points, offset = backend.scroll(Where(namespace=key, status=None), limit=SCROLL_BATCH, offset=offset)
-        plan, purged = _plan(points, key, now, last_pass_at, tally)
+        plan, purged, gone = _plan(points, key, now, last_pass_at, tally)
         purge += purged
+        expired.update(gone)
         _apply(store, key, plan)
         if offset is None:
             break
         _pace(time.perf_counter() - started, store)
-    _purge(store, key, purge)
+    _purge(store, key, purge, expired)
 
 
 def _plan(
     points: list[StoredPoint], key: str, now: float, last_pass_at: float | None, tally: _Tally
-) -> tuple[Plan, list[str]]:
-    """What to write on a scrolled batch (nothing on a dry run), and which archives to purge."""
+) -> tuple[Plan, list[str], dict[str, Any]]:
+    """What to write on a scrolled batch (nothing on a dry run), which archives and
+    forgotten memories to purge, and which expired memories to remove (with their links)."""
     plan: Plan = {}
     purge: list[str] = []
+    expired: dict[str, Any] = {}
     for p in points:
         action = _tend_point(p, key, now, last_pass_at, tally)
         if action is None or tally.dry_run:
             continue
         if action == "purge":
             purge.append(p.id)
+        elif action == "expire":
+            expired[p.id] = p.payload.get("links") or ()
         else:
             plan.setdefault(tuple(sorted(action.items())), []).append(p)
-    return plan, purge
+    return plan, purge, expired
 
 
 def _apply(store: Any, key: str, plan: Plan) -> None:
@@ -293,25 +303,26 @@ def _unchanged(read: dict[str, Any], now: dict[str, Any]) -> bool:
     return all(read.get(f) == now.get(f) for f in ("status", "superseded_by", "updated_at", "content"))
 
 
-def _purge(store: Any, key: str, purge: list[str]) -> None:
-    """Delete archives past retention with the older versions they superseded. Only what
-    is behind an archive goes: a newer version (``superseded_by``) is another memory's
-    business, and nothing live is ever purged."""
-    if not purge:
-        return
+def _purge(store: Any, key: str, purge: list[str], expired: dict[str, Any]) -> None:
+    """Delete archives and forgotten memories past retention with the older versions they
+    superseded, and expired memories; then drop the links other memories held to them.
+    Only what is behind an archive goes: a newer version (``superseded_by``) is another
+    memory's business, and nothing live is ever purged."""
     backend = store._backend
-    doomed: set[str] = set()
+    doomed: dict[str, Any] = dict(expired)  # id -> its links, to unlink the peers
     frontier = list(purge)
     while frontier:
         points = points_by_id(backend, [i for i in frontier if i not in doomed], namespace_from_key(key), live_only=False)
         frontier = []
         for p in points:
-            if p.payload.get("status") == "live" or (p.id in purge and p.payload.get("status") != "archived"):
+            status = p.payload.get("status")
+            if status == "live" or (p.id in purge and status not in ("archived", "forgotten")):
                 continue  # live, or restored / superseded since the scroll: not ours to purge
-            doomed.add(p.id)
+            doomed[p.id] = p.payload.get("links") or ()
             frontier.extend(i for i in p.payload.get("supersedes") or () if i not in doomed)
     if doomed:
         backend.delete(sorted(doomed))
+        unlink_removed(backend, doomed)
 
 
 def _pace(worked: float, store: Any = None) -> None:
@@ -361,9 +372,18 @@ def _tend_point(
             tally.note("purge", p.id, key, vitality, None)
             return "purge"
         return None
+    if status == "forgotten":
+        if now - (payload.get("forgotten_at") or now) >= settings.forgotten_days * DAY:
+            tally.note("purge", p.id, key, vitality, None)
+            return "purge"
+        return None
     expires = payload.get("expires_at")
-    if status != "live" or (expires is not None and expires <= now):
-        return None  # history, or expired (purge_expired's business)
+    if expires is not None and expires <= now and status in ("live", "superseded"):
+        # Reads hide it already; the pass removes it from storage (seed 000's cron).
+        tally.note("expire", p.id, key, vitality, None)
+        return "expire"
+    if status != "live":
+        return None  # history
     tally.counts["seen"] += 1
     created = payload.get("created_at") or now
     after, last_used = _vitality_now(payload, vitality, now, settings)

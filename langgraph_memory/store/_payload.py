@@ -7,9 +7,13 @@ import uuid
 from typing import Any, Mapping
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import MAX_SOURCE_CHARS, check_epoch, check_metadata, check_number, check_text
+from langgraph_memory.store._checks import (
+    MAX_NAMESPACE_PART_CHARS, MAX_SOURCE_CHARS, check_epoch, check_metadata, check_number, check_text,
+)
+from langgraph_memory.store._links import HISTORY, check_link_entries
 from langgraph_memory.store.records import (
     KIND_DEFAULT_TYPE,
+    MAX_CONTENT_CHARS,
     Memory,
     namespace_from_key,
     namespace_key,
@@ -25,7 +29,11 @@ from langgraph_memory.store.records import (
 __all__ = ["validate_payload"]
 
 # Plus the gardener's bookkeeping, written beside the memory's fields (store/_garden.py).
-_PAYLOAD_KEYS = frozenset(Memory(id="", content="", namespace=("x",)).to_payload()) | {"vitality_at", "archived_at"}
+_PAYLOAD_KEYS = frozenset(Memory(id="", content="", namespace=("x",)).to_payload()) | {
+    "vitality_at", "archived_at",
+    # Written only when set (records.Memory.to_payload).
+    "links", "channel", "forgotten_at", "forgotten_reason",
+}
 
 
 def validate_payload(payload: Any) -> dict[str, Any]:
@@ -67,7 +75,7 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
     validate_importance(payload.get("importance"), memory_type)
     for name in ("created_at", "updated_at"):
         check_epoch(name, payload.get(name))
-    for name in ("expires_at", "last_accessed_at", "archived_at", "vitality_at"):
+    for name in ("expires_at", "last_accessed_at", "archived_at", "vitality_at", "forgotten_at"):
         if payload.get(name) is not None:
             check_epoch(name, payload[name])
     for name in ("access_count", "injection_count"):
@@ -76,8 +84,15 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
             raise InvalidMemoryError(name, "must be a non-negative integer")
     check_text("source", payload.get("source", "conversation"), MAX_SOURCE_CHARS)
     status = payload.get("status")
-    if status not in ("live", "superseded", "archived"):  # archived: the gardener's, restorable
-        raise InvalidMemoryError("status", f"must be 'live', 'superseded' or 'archived', got {status!r}"[:200])
+    if status not in HISTORY:  # archived: the gardener's; forgotten: deleted; both restorable
+        raise InvalidMemoryError("status", f"must be one of {list(HISTORY)}, got {status!r}"[:200])
+    if (status == "forgotten") != (payload.get("forgotten_at") is not None):
+        raise InvalidMemoryError("forgotten_at", "must be the time of a forgotten memory's deletion, else null")
+    if payload.get("forgotten_reason") is not None:
+        check_text("forgotten_reason", payload["forgotten_reason"], MAX_CONTENT_CHARS)
+    if payload.get("channel") is not None:
+        check_text("channel", payload["channel"], MAX_NAMESPACE_PART_CHARS)
+    check_link_entries(payload.get("links"))
     if payload.get("vitality") is not None:
         check_number("vitality", payload["vitality"], low=0.0, high=1.0)
     supersedes = payload.get("supersedes", [])

@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from langgraph_memory.store._dedup import DedupPolicy
+from langgraph_memory.store._links import updates_entries
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store.backends import Backend, DenseQuery
 from langgraph_memory.store.records import Memory
@@ -73,8 +74,10 @@ def retire(backend: Backend, retired: Memory, survivor: Memory) -> None:
     # Partial payload updates: they touch only the links, so they commute with the other
     # writer's identical updates.
     try:
-        backend.set_payload([retired.id], {"status": "superseded", "superseded_by": survivor.id})
-        backend.set_payload([survivor.id], {"supersedes": list(dict.fromkeys((*survivor.supersedes, retired.id)))})
+        retired_links, survivor_links = updates_entries(retired, survivor)
+        backend.set_payload([retired.id], {"status": "superseded", "superseded_by": survivor.id, "links": retired_links})
+        backend.set_payload([survivor.id], {
+            "supersedes": list(dict.fromkeys((*survivor.supersedes, retired.id))), "links": survivor_links})
     except Exception:
         if len(backend.retrieve([retired.id, survivor.id])) == 2:
             raise

@@ -13,8 +13,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import check_datetime, check_limit, check_number
+from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_datetime, check_limit, check_number, check_text
 from langgraph_memory.store._hybrid import VectorsWanted, hybrid_plan
+from langgraph_memory.store._linked import follow_links
+from langgraph_memory.store._links import Link
 from langgraph_memory.store._reads import Plan, QueryVectors, live_where, memories_plan, ranked
 from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, Where
 from langgraph_memory.store.records import (
@@ -46,6 +48,10 @@ class SearchHit:
     """For ``hybrid``: what the query named that this memory matches, and that raised its
     score: ``"subject:<tag>"`` (a subject, or an alias of one) and ``"time"`` (created
     within a time the query names, e.g. "in May 2023", "last week")."""
+    via: Link | None = None
+    """Set when the memory came by a link (the search's fourth source,
+    :mod:`._linked`) rather than by its own scores: the link, whose other end
+    (``via.other(hit.memory.id)``) is the search hit it was reached from."""
 
 
 def as_tuple(values: str | Sequence[str] | None, field: str = "filter") -> tuple[str, ...] | None:
@@ -67,8 +73,10 @@ def search_filters(
     since: str | timedelta | datetime | None = None,
     until: datetime | None = None,
     min_importance: float | None = None,
+    channel: str | None = None,
 ) -> Where:
-    """The validated filter of a search or listing over live memories of ``namespace``."""
+    """The validated filter of a search or listing over live memories of ``namespace``
+    (with ``channel``: those of no channel or of this one)."""
     kinds_t = as_tuple(kinds, "kinds")
     for k in kinds_t or ():
         validate_kind(k)
@@ -89,45 +97,55 @@ def search_filters(
         created_since=None if since is None else parse_since(since).timestamp(),
         created_until=None if until is None else check_datetime("until", until).timestamp(),
         min_importance=None if min_importance is None else check_number("min_importance", min_importance, low=0.0, high=1.0),
+        channel_scope=None if channel is None else check_text("channel", channel, MAX_NAMESPACE_PART_CHARS),
     )
 
 
 def search_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
-    mode: SearchMode, with_vectors: VectorsWanted,
+    mode: SearchMode, with_vectors: VectorsWanted, links: bool = True,
 ) -> Plan[list[SearchHit]]:
     """The hits of one search, best first. ``with_vectors`` as a predicate picks the
     winners of a hybrid search that bring their vectors; the single-list modes read
-    their hits in one query, so there it means all of them."""
+    their hits in one query, so there it means all of them (and memories reached by a
+    link bring theirs whenever any is wanted). ``links``: follow the best hits' links
+    (:func:`~._linked.follow_links`)."""
     if mode == "dense":
         [dense] = yield from ranked([DenseQuery(vectors.dense, where, limit, bool(with_vectors))])
-        return [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
-    if mode == "bm25":
+        hits = [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
+    elif mode == "bm25":
         [sparse] = yield from ranked([SparseQuery(*vectors.sparse, where, limit, bool(with_vectors))])
-        return [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
-    fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
-    return [
-        SearchHit(hit_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
-        for f, why in fused
-    ]
+        hits = [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
+    else:
+        fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
+        hits = [
+            SearchHit(hit_memory(f.hit), f.score, f.dense_score, f.sparse_score, f.hit.point.dense, why)
+            for f, why in fused
+        ]
+    if not links:
+        return hits
+    return (yield from follow_links(hits, where, limit, bool(with_vectors)))
 
 
 
 def recent_plan(
     namespace: Namespace, since: str | timedelta | datetime | None, limit: int,
-    kinds: str | Sequence[str] | None = None,
+    kinds: str | Sequence[str] | None = None, channel: str | None = None,
 ) -> Plan[list[Memory]]:
+    """Newest first; with ``channel``, only that channel's (seed 001's ``get_recent_since``)."""
     check_limit("limit", limit)
     where = search_filters(namespace, kinds)
+    if channel is not None:
+        where = dataclasses.replace(where, fields=(("channel", (check_text("channel", channel, MAX_NAMESPACE_PART_CHARS),)),))
     if since is not None:
         where = dataclasses.replace(where, updated_since=parse_since(since).timestamp())
     return memories_plan(where, limit, "updated_at")
 
 
-def identity_plan(namespace: Namespace, limit: int) -> Plan[list[Memory]]:
+def identity_plan(namespace: Namespace, limit: int, channel: str | None = None) -> Plan[list[Memory]]:
     check_limit("limit", limit)
     where = live_where(
-        namespace,
+        namespace, channel_scope=channel,
         any_of=(
             Where(status=None, memory_types=("identity",)),
             Where(status=None, kinds=("self",), categories=("context",)),
@@ -137,11 +155,11 @@ def identity_plan(namespace: Namespace, limit: int) -> Plan[list[Memory]]:
 
 
 def important_plan(
-    namespace: Namespace, min_importance: float, limit: int
+    namespace: Namespace, min_importance: float, limit: int, channel: str | None = None,
 ) -> Plan[list[Memory]]:
     check_limit("limit", limit)
     floor = check_number("min_importance", min_importance, low=0.0, high=1.0)
-    return memories_plan(live_where(namespace, min_importance=floor), limit, "importance")
+    return memories_plan(live_where(namespace, min_importance=floor, channel_scope=channel), limit, "importance")
 
 
 def hit_memory(hit: Hit) -> Memory:

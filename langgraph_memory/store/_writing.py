@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupPolicy, DedupVerdict, subject_probe
 from langgraph_memory.store._fusion import index_text
+from langgraph_memory.store._links import repoint_peers, supersede_links
 from langgraph_memory.store._reads import check_memory_id, live_where, points_by_id
 from langgraph_memory.store._reasons import in_words
 from langgraph_memory.store._reconcile import reconcile
@@ -201,7 +202,7 @@ class Writer:
             # The candidate acted on is read whole, with its vectors if it is to be rewritten;
             # deleted meanwhile (by another store or process), it no longer holds the fact.
             found = self.backend.retrieve([hit.point.id], with_vectors=verdict.decision != "duplicate")
-            if not found:
+            if not found or found[0].payload.get("status") != "live":  # deleted (or forgotten) meanwhile
                 continue
             old = Memory.from_payload(found[0].id, found[0].payload)
             # Only the verdict acted on is put in words (it is what the caller reads).
@@ -282,12 +283,14 @@ class Writer:
             # A refinement is the same fact, known since it was first learned.
             created_at=old.created_at if verdict.decision == "refinement" else memory.created_at,
         )
-        retired = old.evolve(status="superseded", superseded_by=survivor.id)
+        survivor_links, retired_links = supersede_links(old, survivor)
+        survivor = survivor.evolve(links=survivor_links)
+        retired = old.evolve(status="superseded", superseded_by=survivor.id, links=retired_links)
         if old_point is None:
             # Deleted since it was read (by another store or process)? Then there is
             # nothing left to supersede and this is a plain new memory.
             found = self.backend.retrieve([old.id], with_vectors=True)
-            if not found:
+            if not found or found[0].payload.get("status") != "live":
                 self.backend.upsert([StoredPoint(memory.id, memory.to_payload(), dense, sparse)])
                 return RememberResult("inserted", memory)
             old_point = found[0]
@@ -298,6 +301,7 @@ class Writer:
                 StoredPoint(survivor.id, survivor.to_payload(), dense, sparse),
             ]
         )
+        repoint_peers(self.backend, old, survivor.id)
         logger.info("memory %s supersedes %s (%s)", survivor.id, old.id, verdict.reason)
         return RememberResult("updated", survivor, replaced=retired, verdict=verdict)
 

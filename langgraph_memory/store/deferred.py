@@ -8,15 +8,18 @@ function that opens the store instead, and opens it when memory is first used.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any, Callable
 
 from langgraph_memory.errors import InvalidMemoryError, StoreUnavailableError
 
+logger = logging.getLogger("langgraph_memory")
+
 __all__ = ["DeferredStore"]
 
-_OWN = frozenset({"factory", "retry_interval", "_store", "_error", "_next_attempt", "_lock", "_closed"})
+_OWN = frozenset({"factory", "retry_interval", "_store", "_error", "_next_attempt", "_lock", "_closed", "_on_built"})
 
 
 class DeferredStore:
@@ -46,6 +49,7 @@ class DeferredStore:
         self._next_attempt = 0.0
         self._lock = threading.Lock()
         self._closed = False
+        self._on_built: list[Callable[[Any], Any]] = []
 
     @property
     def built(self) -> bool:
@@ -70,11 +74,24 @@ class DeferredStore:
                 try:
                     self._store = self.factory()
                     self._error = None
-                    return self._store
                 except Exception as exc:  # any failure to open means "not now"
                     self._error = exc
                     self._next_attempt = time.monotonic() + self.retry_interval
+                else:
+                    for callback in self._on_built:
+                        try:
+                            callback(self._store)
+                        except Exception as exc:  # a callback never fails the open
+                            logger.warning("after opening the memory store: %s", exc)
+                    return self._store
             raise StoreUnavailableError(f"the memory store is unavailable: {self._error}") from self._error
+
+    def when_built(self, callback: Callable[[Any], Any]) -> None:
+        """Call ``callback(store)`` once the store is built (at once if it is)."""
+        if self._store is not None:
+            callback(self._store)
+        else:
+            self._on_built.append(callback)
 
     def __getattr__(self, name: str) -> Any:
         if name in _OWN or (name.startswith("__") and name.endswith("__")):

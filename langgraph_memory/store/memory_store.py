@@ -7,9 +7,10 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store import _garden, _restore
+from langgraph_memory.store import _forgetting, _garden, _restore
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
+from langgraph_memory.store._links import HISTORY, Link, LinkRelation, add_link, list_links
 from langgraph_memory.store._room_members import RoomMembers
 from langgraph_memory.store._moving import Moving
 from langgraph_memory.store._rooms import RoomMessage, RoomMessages
@@ -28,7 +29,6 @@ from langgraph_memory.store.conversations import COLLECTION, conversations
 from langgraph_memory.store._writing import RememberResult, check_context, check_updates
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import (
-    MAX_CONTENT_CHARS,
     MemoryInput,
     Memory,
     Namespace,
@@ -41,9 +41,9 @@ from langgraph_memory.store.vitality import DecaySettings, boosted_vitality
 
 # A memory's record in every state it can be in (archived ones are history too); BaseStore
 # items, which share the collection, are none of these.
-HISTORY_STATUSES = ("live", "superseded", "archived")
+HISTORY_STATUSES = HISTORY  # live, superseded, archived, forgotten
 
-__all__ = ["MemoryStore", "RememberResult", "RoomMessage", "SearchHit", "QueryVectors", "SearchMode"]
+__all__ = ["Link", "MemoryStore", "RememberResult", "RoomMessage", "SearchHit", "QueryVectors", "SearchMode"]
 
 logger = logging.getLogger("langgraph_memory")
 
@@ -90,6 +90,7 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         dedup: bool = True,
         context: str | None = None,
         updates: str | None = None,
+        channel: str | None = None,
         **unknown: Any,
     ) -> RememberResult:
         """Store one memory, letting the dedup policy merge it with what is already known.
@@ -114,6 +115,8 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
                 this one replaces, e.g. a decision the user changed: it is superseded and
                 kept in ``history``, whatever the dedup policy would have said. An id
                 unknown in ``namespace`` (another user's included) raises and stores nothing.
+            channel: the channel it was learned in (the runtime's ``channel_id``), for
+                channel-scoped reads (``channel=`` of :meth:`search` and :meth:`recent`).
 
         Returns:
             A :class:`RememberResult`: ``inserted``, ``updated`` (with ``replaced``) or
@@ -130,7 +133,7 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         memory = new_memory(
             content, namespace=namespace, kind=kind, memory_type=memory_type, category=category,
             subjects=subjects, importance=importance, ttl=ttl, source=source, metadata=metadata,
-            created_at=created_at,
+            created_at=created_at, channel=channel,
         )
         target = check_updates(updates)
         if target is not None:
@@ -198,6 +201,8 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         min_importance: float | None = None,
         min_score: float | None = None,
         with_vectors: bool = False,
+        follow_links: bool = True,
+        channel: str | None = None,
     ) -> list[SearchHit]:
         """Live memories of ``namespace`` most relevant to ``query``, best first.
 
@@ -212,15 +217,22 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
             min_importance: keep memories at least this important.
             min_score: drop hits scoring below this (in the mode's own scale, see :class:`SearchHit`).
             with_vectors: attach each memory's dense vector to its hit.
+            follow_links: add the memories linked to the best hits (one hop, a few per
+                hit, within the same filter), each scored below the hit it came from and
+                saying so in :attr:`SearchHit.via`; ``False``: the three ranked sources only.
+            channel: only memories of no channel or of this one (the user's memories plus
+                this channel's: seed 001's ``channel_scope``).
         """
         check_limit("limit", limit)
         if min_score is not None:
             check_number("min_score", min_score)
         if mode not in ("hybrid", "dense", "bm25"):
             raise InvalidMemoryError("mode", f"unknown mode {mode!r}; expected hybrid, dense or bm25")
-        where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance)
+        where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance, channel)
         vectors = query if isinstance(query, QueryVectors) else self.embed_query(query)
-        [hits] = self._read(search_plan(self.sparse_embeddings, vectors, where, limit, mode, with_vectors))
+        if not isinstance(follow_links, bool):
+            raise InvalidMemoryError("follow_links", "must be True or False")
+        [hits] = self._read(search_plan(self.sparse_embeddings, vectors, where, limit, mode, with_vectors, follow_links))
         if min_score is not None:
             hits = [h for h in hits if h.score >= min_score]
         return hits[:limit]
@@ -238,10 +250,12 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         since: str | timedelta | datetime | None = "6h",
         limit: int = 10,
         kinds: str | Sequence[str] | None = None,
+        channel: str | None = None,
     ) -> list[Memory]:
         """Live memories created or updated since ``since`` (``"6h"``, a timedelta or a
-        datetime; ``None``: any time), newest first. This answers "what did we talk about?"."""
-        [memories] = self._read(recent_plan(namespace, since, limit, kinds))
+        datetime; ``None``: any time), newest first. This answers "what did we talk about?".
+        ``channel``: only the memories learned in that channel."""
+        [memories] = self._read(recent_plan(namespace, since, limit, kinds, channel))
         return memories
 
     def identity(self, *, namespace: Namespace, limit: int = 10) -> list[Memory]:
@@ -273,23 +287,46 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         superseded, itself, and whatever superseded it."""
         return history_chain(self._backend, memory_id, namespace)
 
+    # -- links ------------------------------------------------------------------------
+
+    def link(self, source_id: str, target_id: str, relation: LinkRelation, *, namespace: Namespace) -> Link:
+        """Record that live memory ``source_id`` bears on live memory ``target_id``:
+        ``related_to``, ``updates``, ``contradicts``, ``caused_by``, ``result_of`` or
+        ``part_of``. Both must belong to ``namespace``; linking again is a no-op that
+        returns the existing link. Search and the pre-hook follow links from their best
+        hits (:attr:`SearchHit.via`).
+
+        Raises:
+            InvalidMemoryError: unknown relation, a bad id, a memory that is not a live
+                memory of ``namespace`` (another namespace's id reads as unknown), a
+                memory linked to itself, or one already holding :data:`MAX_LINKS` links.
+        """
+        return add_link(self, source_id, target_id, relation, namespace)
+
+    def links(self, memory_id: str, *, namespace: Namespace) -> list[Link]:
+        """The links of memory ``memory_id`` of ``namespace``, either way, oldest first;
+        ``[]`` for an unknown id (or another namespace's)."""
+        return list_links(self, memory_id, namespace)
+
     # -- forgetting ---------------------------------------------------------------------
 
-    def delete(self, memory_id: str, *, namespace: Namespace, reason: str | None = None) -> Memory | None:
-        """Forget the live memory ``memory_id`` and the older versions it superseded.
+    def delete(
+        self, memory_id: str, *, namespace: Namespace, reason: str | None = None, hard: bool = False,
+    ) -> Memory | None:
+        """Forget the live memory ``memory_id``.
 
-        Returns the deleted memory, or ``None`` when ``namespace`` has no such live memory
-        (another user's id behaves exactly like an unknown one).
+        By default the memory is *forgotten*: never read, searched or injected again, but
+        kept with ``reason`` and the time in :meth:`history`, and :meth:`restore` brings it
+        back within the retention window (:attr:`DecaySettings.forgotten_days`, 30 days by
+        default); the garden purges it after. ``hard=True`` removes it at once with the
+        older versions it superseded and its links (a user's right to be forgotten; see
+        also :meth:`erase`).
+
+        Returns the memory as it now is (``status`` ``"forgotten"``) or as it was before
+        a hard delete, or ``None`` when ``namespace`` has no such live memory (another
+        user's id behaves exactly like an unknown one).
         """
-        if reason is not None:
-            reason = check_text("reason", reason, MAX_CONTENT_CHARS, required=False)
-        target = self.get(memory_id, namespace=namespace)
-        if target is None:
-            return None
-        chain = [m.id for m in self.history(memory_id, namespace=namespace)]
-        self._backend.delete(chain)
-        logger.info("deleted memory %s (%d versions): %s", memory_id, len(chain), reason or "no reason given")
-        return target
+        return _forgetting.delete(self, memory_id, namespace, reason, hard)
 
     def erase(self, namespace: Namespace) -> int:
         """Forget everything of ``namespace`` and of the namespaces under it, history
@@ -305,11 +342,9 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         return removed
 
     def purge_expired(self, namespace: Namespace | None = None) -> int:
-        """Remove expired memories (reads already hide them). Returns how many."""
-        prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
-        return self._backend.delete_where(
-            Where(namespace_prefix=prefix, status=None, expired_at=utcnow().timestamp())
-        )
+        """Remove expired memories (reads already hide them; the garden's pass does this
+        too). Returns how many."""
+        return _forgetting.purge_expired(self, namespace)
 
     # -- bookkeeping --------------------------------------------------------------------
 
@@ -367,10 +402,12 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         return _garden.garden(self, namespace, now, dry_run, settings or self.decay_settings())
 
     def restore(self, memory_id: str, *, namespace: Namespace, now: datetime | None = None) -> Memory | None:
-        """Bring back the archived memory ``memory_id`` of ``namespace``: searched and
-        injected again. ``None`` when there is no such archived memory. When the fact was
-        said again while it was archived, one version stays live and the other joins its
-        history (see :doc:`judgement`): the memory returned is the one holding the fact."""
+        """Bring back the archived or forgotten memory ``memory_id`` of ``namespace``:
+        read, searched and injected again. ``None`` when there is no such memory, or a
+        forgotten one past the retention window (:attr:`DecaySettings.forgotten_days`).
+        When the fact was said again while it was away, one version stays live and the
+        other joins its history (see :doc:`judgement`): the memory returned is the one
+        holding the fact."""
         return _restore.restore(self, memory_id, namespace, now, self.decay_settings())
 
     def count(self, *, namespace: Namespace | None = None, include_superseded: bool = False) -> int:
@@ -415,6 +452,8 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
     aget = async_twin(get)
     aget_many = async_twin(get_many)
     ahistory = async_twin(history)
+    alink = async_twin(link)
+    alinks = async_twin(links)
     adelete = async_twin(delete)
     aerase = async_twin(erase)
     apurge_expired = async_twin(purge_expired)

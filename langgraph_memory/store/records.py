@@ -262,15 +262,28 @@ class Memory:
     """``None``: permanent. An expired memory is never returned."""
     source: str = "conversation"
     """Where it came from: conversation, chat, note, digest, import, ..."""
-    status: Literal["live", "superseded", "archived"] = "live"
+    status: Literal["live", "superseded", "archived", "forgotten"] = "live"
     """``superseded`` memories are only reachable through ``history``; ``archived`` ones
-    (faded by the gardener) through ``history``, exports and ``restore``."""
+    (faded by the gardener) and ``forgotten`` ones (deleted, within the retention window)
+    through ``history``, exports and ``restore``."""
     supersedes: tuple[str, ...] = ()
     """Ids of the memories this one replaced (refinement or correction)."""
     superseded_by: str | None = None
     """Id of the memory that replaced this one."""
     metadata: Mapping[str, Any] = field(default_factory=dict)
     """Free JSON-serialisable data from the app, e.g. provenance."""
+    links: tuple[Mapping[str, Any], ...] = ()
+    """Typed links to other memories of the namespace, as stored: ``{"relation", "target"}``
+    (this memory links to another) or ``{"relation", "source"}`` (another links to it), with
+    ``at`` (epoch seconds). Read them as :class:`~langgraph_memory.Link` with
+    :meth:`MemoryStore.links <langgraph_memory.MemoryStore.links>`."""
+    channel: str | None = None
+    """The channel (conversation room, chat) the memory was learned in, from the runtime's
+    ``channel_id``; ``None``: not tied to a channel."""
+    forgotten_at: datetime | None = None
+    """When it was deleted (soft); restorable until the retention window ends."""
+    forgotten_reason: str | None = None
+    """Why it was deleted, as given to ``delete``."""
     vitality: float | None = None
     """0..1, how alive the memory is: starts at its importance, fades while unused and is
     boosted when injected or returned by a tool (:mod:`langgraph_memory.store.vitality`).
@@ -286,7 +299,7 @@ class Memory:
     def to_payload(self) -> dict[str, Any]:
         """The flat payload stored in Qdrant; times are epoch seconds for range filters."""
         key = namespace_key(self.namespace)
-        return {
+        payload = {
             "content": self.content,
             "namespace": key,
             # Every ancestor key, so erasing ("memories", "alice") also erases
@@ -310,6 +323,15 @@ class Memory:
             "metadata": dict(self.metadata),
             "vitality": self.vitality,
         }
+        # Written only when set: most memories have none, and payload size is read cost.
+        optional = {
+            "links": [dict(link) for link in self.links] or None,
+            "channel": self.channel,
+            "forgotten_at": _ts(self.forgotten_at),
+            "forgotten_reason": self.forgotten_reason,
+        }
+        payload.update((k, v) for k, v in optional.items() if v is not None)
+        return payload
 
     @classmethod
     def from_payload(cls, id: Any, payload: Mapping[str, Any]) -> "Memory":
@@ -335,6 +357,10 @@ class Memory:
             metadata=dict(payload.get("metadata") or {}),
             # Stores written before vitality existed read as "as alive as it is important".
             vitality=None if payload.get("vitality") is None else float(payload["vitality"]),
+            links=tuple(dict(link) for link in payload.get("links") or ()),
+            channel=payload.get("channel"),
+            forgotten_at=_dt(payload.get("forgotten_at")),
+            forgotten_reason=payload.get("forgotten_reason"),
         )
 
     def evolve(self, **changes: Any) -> "Memory":
@@ -354,6 +380,7 @@ def new_memory(
     source: Any = "conversation",
     metadata: Mapping[str, Any] | None = None,
     created_at: datetime | None = None,
+    channel: Any = None,
 ) -> Memory:
     """Validate every field and build a new live :class:`Memory`; raises before any write."""
     text = validate_content(content)
@@ -366,6 +393,7 @@ def new_memory(
     life = parse_ttl(ttl)
     source = check_text("source", source, MAX_SOURCE_CHARS)
     data = check_metadata(metadata)
+    room = None if channel is None else check_text("channel", channel, MAX_NAMESPACE_PART_CHARS)
     now = utcnow()
     born = now if created_at is None else check_datetime("created_at", created_at)
     return Memory(
@@ -382,6 +410,7 @@ def new_memory(
         expires_at=None if life is None else now + life,
         source=source,
         metadata=data,
+        channel=room,
     )
 
 

@@ -48,6 +48,8 @@ class DecaySettings:
         min: below this vitality a memory is archived (seed 003: 0.12).
         boost: vitality added each time a memory is injected or returned by a tool.
         retention_days: archived memories are purged this many days after archiving.
+        forgotten_days: deleted (forgotten) memories can be restored this many days, and
+            are purged after.
         protected_importance: memories at least this important never fade below ``min``.
         protect: ``False`` lets identity and important memories fade and be archived too.
         buckets: inner edges of the vitality buckets reports count, ascending in (0, 1).
@@ -60,6 +62,7 @@ class DecaySettings:
     min: float = 0.12
     boost: float = 0.1
     retention_days: float = 90.0
+    forgotten_days: float = 30.0
     protected_importance: float = 0.9
     protect: bool = True
     buckets: tuple[float, ...] = (0.2, 0.4, 0.6, 0.8)
@@ -67,7 +70,7 @@ class DecaySettings:
     def __post_init__(self) -> None:
         for name in ("base", "min", "boost", "protected_importance"):
             _check_number(name, getattr(self, name), low=0.0, high=1.0)
-        for name in ("stale_days", "archive_days", "retention_days", "stale_factor"):
+        for name in ("stale_days", "archive_days", "retention_days", "forgotten_days", "stale_factor"):
             _check_number(name, getattr(self, name), low=0.0)
         if self.base * self.stale_factor >= 1.0:
             raise InvalidMemoryError("decay", "base × stale_factor must stay below 1")

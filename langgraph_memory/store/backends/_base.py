@@ -67,6 +67,8 @@ class Where:
     """Keep only memories that expired at or before this time."""
     any_of: tuple["Where", ...] = field(default_factory=tuple)
     """At least one of these sub-filters must hold too."""
+    channel_scope: str | None = None
+    """Keep memories of no channel or of this one (seed 001's ``channel_scope``)."""
     fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Other keyword conditions, ``(payload key, any of these values)``: for the payloads
     of side collections (exchanges, room messages), whose keys the fields above do not name."""
@@ -84,6 +86,7 @@ class FilterDialect(Protocol):
         lt: float | None = None,
     ) -> Any: ...
     def is_null(self, key: str) -> Any: ...
+    def is_empty(self, key: str) -> Any: ...
     def all_of(self, conditions: list[Any]) -> Any: ...
     def any_of(self, conditions: list[Any]) -> Any: ...
 
@@ -117,6 +120,8 @@ def translate(where: Where, dialect: FilterDialect) -> Any:
     must += [dialect.range(key, gte=gte, gt=gt, lte=lte, lt=lt) for key, gte, gt, lte, lt in where.ranges]
     if where.any_of:
         must.append(dialect.any_of([translate(sub, dialect) for sub in where.any_of]))
+    if where.channel_scope is not None:
+        must.append(dialect.any_of([dialect.is_empty("channel"), dialect.match("channel", (where.channel_scope,))]))
     return dialect.all_of(must)
 
 

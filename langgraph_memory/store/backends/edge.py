@@ -84,6 +84,9 @@ class _EdgeDialect:
     def is_null(self, key: str) -> Any:
         return qe.IsNullCondition(key)
 
+    def is_empty(self, key: str) -> Any:
+        return qe.IsEmptyCondition(key)
+
     def all_of(self, conditions: list[Any]) -> Any:
         return qe.Filter(must=conditions or None)
 

@@ -54,6 +54,9 @@ class _ClientDialect:
     def is_null(self, key: str) -> Any:
         return models.IsNullCondition(is_null=models.PayloadField(key=key))
 
+    def is_empty(self, key: str) -> Any:
+        return models.IsEmptyCondition(is_empty=models.PayloadField(key=key))
+
     def all_of(self, conditions: list[Any]) -> Any:
         return models.Filter(must=conditions or None)
 
