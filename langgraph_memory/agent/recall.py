@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from langgraph_memory.agent.view import message_text
 from langgraph_memory.background.exchanges import submit_exchange, submit_summary
+from langgraph_memory.store._checks import clean_query
 from langgraph_memory.store.conversations import (
     Exchange,
     new_exchange,
@@ -99,10 +100,13 @@ class ConversationRecorder:
         if found is None:
             return None
         humans, answer = found
+        said = "\n".join(message_text(m) for m in humans)
+        if not clean_query(said, max_chars=len(said)).strip():
+            return None  # only control characters: nothing to recall, and no reason to fail the turn
         thread, channel = _thread_and_channel(config, context)
         key = humans[-1].id or uuid.uuid5(uuid.NAMESPACE_URL, message_text(humans[-1])).hex
         return new_exchange(
-            "\n".join(message_text(m) for m in humans), message_text(answer), namespace=namespace,
+            said, message_text(answer), namespace=namespace,
             thread_id=thread, channel=channel,
             # one id per thread and human message: a replayed turn overwrites, never repeats
             exchange_id=uuid.uuid5(uuid.NAMESPACE_URL, f"exchange|{namespace_key(namespace)}|{thread}|{key}"),
