@@ -79,7 +79,7 @@ def test_the_oldest_messages_are_digested_first(store, monkeypatch) -> None:
     report = digest(store, namespace=ROOMS, room="lobby", model=model, max_messages=5)
     assert report.read == 5
     transcript = model.received[0][-1].content
-    assert all(f"message number {i}\n" in transcript + "\n" for i in range(5))
-    assert "message number 5\n" not in transcript + "\n"
+    assert all(f'"message number {i}"' in transcript for i in range(5))  # each text quoted as data
+    assert '"message number 5"' not in transcript
     left = store.live_messages(namespace=ROOMS, room="lobby")
     assert len(left) == 35 and {m.id for m in left} == set(ids[5:])
