@@ -36,7 +36,7 @@ def rooms_page(view: View, params: Mapping[str, str], *, digest_model: Any) -> H
         rooms = q.room_names(store, namespace)
         body.append(Html(f"<h2>{esc(key)}</h2>"))
         if not rooms:
-            body.append(Html('<p class="muted">No live messages (a digest empties a room).</p>'))
+            body.append(Html('<p class="muted">No room has been observed here yet.</p>'))
         for room, count in rooms:
             shown += 1
             body.append(_room(view, namespace, room, count, digest_model, jobs, digest_key(namespace, room)))

@@ -161,8 +161,19 @@ def room_namespaces(store: Any) -> list[str]:
 
 
 def room_names(store: Any, namespace: Namespace) -> list[tuple[str, int]]:
-    """The rooms of ``namespace`` with their live message counts."""
-    return store._rooms_backend().facet("room", Where(namespace=namespace_key(namespace)), limit=1000)
+    """The rooms of ``namespace`` with their live message counts, including the rooms a
+    digest emptied (they have a last report)."""
+    from langgraph_memory.background.digest import digest_key
+    from langgraph_memory.background.jobs import JobState
+
+    live = dict(store._rooms_backend().facet("room", Where(namespace=namespace_key(namespace)), limit=1000))
+    prefix = digest_key(namespace, "")
+    reports, _ = JobState(store).backend.scroll(Where(fields=(("record", ("report",)),)), limit=1000)
+    for point in reports:
+        job = str(point.payload.get("job", ""))
+        if job.startswith(prefix) and job[len(prefix):]:
+            live.setdefault(job[len(prefix):], 0)
+    return sorted(live.items())
 
 
 def store_size(store: Any) -> int | None:
