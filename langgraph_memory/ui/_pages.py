@@ -256,7 +256,7 @@ def memory_page(view: View, namespace: Namespace, memory: Memory, params: Mappin
     body = [
         Html(f'<p><a href="{view.href("/namespace", ns=key)}">« {esc(key)}</a></p>'), _done(params),
         Html(f'<h1>Memory <code>{esc(m.id[:8])}</code></h1><p class="content" id="memory-content">{esc(m.content)}</p>'),
-        Html("<table>"), join(Html(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>") for k, v in fields), Html("</table>"),
+        Html("<table class=\"fields\">"), join(Html(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>") for k, v in fields), Html("</table>"),
     ]
     if view.allows("write", namespace):
         body.append(_actions(view, m, key))
