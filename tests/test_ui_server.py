@@ -1,0 +1,81 @@
+"""The memory browser mounted in a real ``langgraph dev`` server with token auth: it reads
+the server's own store (no second opener), and bob's session cannot reach alice's pages.
+The server helpers and the token handler are test_studio's."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from test_studio import AUTH_HANDLER, GRAPH_ID, ROOT, _serve, _stored_id, _turn
+from test_ui_browser import chromium, screenshot
+
+pytestmark = pytest.mark.integration
+
+PREFIX = "/memory-browser"
+
+
+@pytest.fixture
+def mounted(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """``langgraph dev`` with the example agent, its store, a token auth, and the browser
+    mounted through "http" with auth applied to custom routes."""
+    (tmp_path / "auth.py").write_text(AUTH_HANDLER)
+    agent = str(ROOT / "examples" / "studio_agent.py")
+    config = tmp_path / "langgraph.json"
+    config.write_text(json.dumps({
+        "dependencies": [str(ROOT)],
+        "graphs": {GRAPH_ID: agent + ":graph"},
+        "store": {"path": agent + ":base_store"},
+        "auth": {"path": str(tmp_path / "auth.py") + ":auth"},
+        "http": {"app": "langgraph_memory.ui.server:app", "enable_custom_route_auth": True},
+    }))
+    yield from _serve(tmp_path, config)
+
+
+def test_mounted_browser_shows_each_user_only_their_memories(mounted, tmp_path):
+    from langgraph_sdk import get_sync_client
+
+    url = mounted["url"]
+    alice_sdk = get_sync_client(url=url, headers={"Authorization": "Bearer token-alice"})
+    bob_sdk = get_sync_client(url=url, headers={"Authorization": "Bearer token-bob"})
+    lina = _stored_id(_turn(alice_sdk, "alice", "remember that my sister Lina lives in Lyon", via="context"))
+    cello = _stored_id(_turn(bob_sdk, "bob", "remember that I play the cello", via="context"))
+
+    alice = httpx.Client(base_url=url + PREFIX, headers={"Authorization": "Bearer token-alice"}, timeout=60)
+    bob = httpx.Client(base_url=url + PREFIX, headers={"Authorization": "Bearer token-bob"}, timeout=60)
+    assert httpx.get(url + PREFIX + "/", timeout=60).status_code == 401  # no token, no page
+    start = alice.get("/")
+    assert start.status_code == 200 and "memories/alice" in start.text and "memories/bob" not in start.text
+    own = alice.get("/namespace", params={"ns": "memories/alice"}).text
+    assert "my sister Lina lives in Lyon" in own and f'data-id="{lina}"' in own  # the server's store
+
+    assert "memories/alice" not in bob.get("/").text
+    assert "I play the cello" in bob.get("/namespace", params={"ns": "memories/bob"}).text
+    assert bob.get("/namespace", params={"ns": "memories/alice"}).status_code == 403
+    assert bob.get("/memory", params={"ns": "memories/alice", "id": lina}).status_code == 403
+    assert bob.get("/memory", params={"ns": "memories/bob", "id": lina}).status_code == 404
+    assert bob.get("/conversations", params={"ns": "memories/alice", "q": "sister"}).status_code == 403
+    assert bob.get("/gardener").status_code == 403
+    page = bob.get("/namespace", params={"ns": "memories/bob"}).text
+    csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)
+    erase = bob.post("/actions/erase", data={"ns": "memories/alice", "confirm": "memories/alice", "csrf": csrf})
+    assert erase.status_code == 403
+    assert lina in alice.get("/namespace", params={"ns": "memories/alice"}).text
+    assert alice.get("/memory", params={"ns": "memories/bob", "id": cello}).status_code == 403
+
+    # The same in Chromium, bob's token added by the browser to every request.
+    browser = chromium(tmp_path / "profile", headers={"Authorization": "Bearer token-bob"})
+    try:
+        browser.get(f"{url}{PREFIX}/namespace?ns=memories%2Falice")
+        assert "you may not read memories/alice" in browser.page_source
+        assert "Lina" not in browser.page_source
+        screenshot(browser, "server-bob-refused")
+        browser.get(f"{url}{PREFIX}/")
+        assert "memories/bob" in browser.page_source and "memories/alice" not in browser.page_source
+    finally:
+        browser.quit()
