@@ -93,7 +93,7 @@ def start_page(view: View, params: Mapping[str, str]) -> Html:
         body.append(Html(
             '<div class="cards">'
             f'<div class="card"><b>{live}</b> live memories</div>'
-            f'<div class="card"><b>{sum(r[3] for r in rows if len(r[1].split("/")) == 2)}</b> records with history</div>'
+            f'<div class="card"><b>{sum(r[3] for r in rows)}</b> records with history</div>'
             f'<div class="card">store: <b>{esc(store.backend_name)}</b>'
             + (f", {size / 2**20:.1f} MiB on disk" if size is not None else "") + "</div></div>"
         ))

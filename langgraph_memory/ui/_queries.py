@@ -68,17 +68,14 @@ def _parameters(function: Any) -> set[str]:
 
 
 def namespaces(store: Any) -> list[tuple[str, str, int, int]]:
-    """``(group, namespace key, live memories, all records)`` for every namespace of two
-    parts or more (``memories/alice``, ``agent/agent``; counts include the namespaces
-    under it), from two exact facets of the engine."""
+    """``(group, namespace key, live memories, all records)`` for every namespace holding
+    memories, from two exact facets of the engine."""
     now = utcnow().timestamp()
-    live = dict(store._backend.facet("ns_prefixes", Where(status="live", alive_at=now), limit=FACET_LIMIT))
-    every = dict(store._backend.facet("ns_prefixes", Where(status=STATUSES), limit=FACET_LIMIT))
+    live = dict(store._backend.facet("namespace", Where(status="live", alive_at=now), limit=FACET_LIMIT))
+    every = dict(store._backend.facet("namespace", Where(status=STATUSES), limit=FACET_LIMIT))
     rows = []
     for key, total in every.items():
         parts = namespace_from_key(key)
-        if len(parts) < 2:
-            continue
         rows.append((GROUPS.get(parts[0], "other"), key, live.get(key, 0), total))
     return sorted(rows, key=lambda r: (list(GROUPS.values()).index(r[0]) if r[0] in GROUPS.values() else 9, r[1]))
 
@@ -194,8 +191,12 @@ def store_size(store: Any) -> int | None:
 def vitality_counts(store: Any, namespace: Namespace | None = None) -> dict[str, int]:
     """Live memories per vitality bucket (the gardener's buckets), counted by the engine:
     one count per bucket, exact at any size. Records written before vitality existed are
-    counted as ``unscored``."""
+    counted as ``unscored``. Indexes the ``vitality`` field on first use."""
     settings = store.decay_settings()
+    if "vitality" not in store._backend.field_indexes():
+        # Without an index every bucket count reads every payload (150 ms per 5k memories
+        # on Edge); with it, a few ms at any size. Built once, on first use.
+        store._backend.create_field_index("vitality", "float")
     edges = (0.0, *settings.buckets, 1.0)
     base = Where(namespace_prefix=None if namespace is None else namespace_key(namespace), status="live",
                  alive_at=utcnow().timestamp())
