@@ -288,3 +288,44 @@ def test_any_parameter_is_a_page_or_a_clear_refusal(store, ns, memory_id, before
         answer = client.get(path, params=params)
         assert answer.status_code in (200, 400, 403, 404), (path, params, answer.status_code)
     assert store.count() == 0
+
+
+def test_the_cli_serves_the_browser_on_loopback(tmp_path, embeddings):
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    from langgraph_memory import MemoryStore
+
+    with MemoryStore.open(tmp_path / "store", embeddings=embeddings) as store:
+        store.remember("my sister Lina lives in Lyon", namespace=ALICE)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from langgraph_memory.cli import main; raise SystemExit(main())",
+         "ui", "--path", str(tmp_path / "store"), "--port", str(port)],
+        cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "memory browser on http://127.0.0.1:" in proc.stdout.readline()
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/namespace?ns=memories/alice", timeout=5) as page:
+                    assert "my sister Lina lives in Lyon" in page.read().decode()
+                    break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+                time.sleep(0.2)
+        from langgraph_memory.cli import build_parser
+
+        assert build_parser().parse_args(["ui"]).host == "127.0.0.1"  # loopback unless told otherwise
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
