@@ -329,3 +329,15 @@ def test_the_cli_serves_the_browser_on_loopback(tmp_path, embeddings):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_base_store_item_is_not_shown_as_a_memory(store, client):
+    from langgraph_memory.store.backends import Where
+
+    store.as_base_store().put(ALICE, "note", {"content": "an item of LangGraph's store API"})
+    store.remember("my sister Lina lives in Lyon", namespace=ALICE)
+    listing = client.get("/namespace?ns=memories/alice").text
+    assert "Lina" in listing and "an item of LangGraph" not in listing
+    [item] = store._backend.scroll(Where(namespace="memories/alice", status="item"), limit=10)[0]
+    assert client.get(f"/memory?ns=memories/alice&id={item.id}").status_code == 404
+    assert "an item of LangGraph" not in client.get("/").text

@@ -141,7 +141,9 @@ def find_memory(store: Any, memory_id: Any, namespace: Namespace) -> Memory | No
         found = points_by_id(store._backend, [check_memory_id(memory_id)], namespace, live_only=False)
     except InvalidMemoryError:
         return None
-    return Memory.from_payload(found[0].id, found[0].payload) if found else None
+    if not found or found[0].payload.get("status") not in STATUSES:
+        return None  # e.g. a LangGraph BaseStore item sharing the collection: not a memory
+    return Memory.from_payload(found[0].id, found[0].payload)
 
 
 def room_namespaces(store: Any) -> list[str]:
