@@ -36,7 +36,7 @@ input[type=text],input[type=search],textarea,select{font:inherit;padding:.25em}
 textarea{width:100%;min-height:4em}button{font:inherit;padding:.2em .8em}
 button[disabled]{opacity:.55}
 .cards{display:flex;flex-wrap:wrap;gap:1em}.card{background:#fff;border:1px solid #e3e6eb;padding:.6em 1em;min-width:14em}
-nav.pages a{margin-right:1em}table.fields th{width:9em}
+nav.pages a{margin-right:1em}table.fields th{width:9em}table.grouped{table-layout:fixed}table.grouped th:first-child{width:38%}
 """
 
 # The browser's only script: asks before erasing, and disables a form's buttons once sent.

@@ -212,7 +212,7 @@ def _listing(view: View, namespace: Namespace, params: Mapping[str, str], status
     out = []
     for (kind, label), memories in sorted(groups.items()):
         out.append(Html(f'<h3>{esc(kind)} · {esc(label)} <span class="muted">({len(memories)} on this page)</span></h3>'
-                        f'<table><tr><th>memory</th>{HEAD}</tr>'))
+                        f'<table class="grouped"><tr><th>memory</th>{HEAD}</tr>'))
         out += [_memory_row(view, m, key) for m in memories]
         out.append(Html("</table>"))
     nav = []
