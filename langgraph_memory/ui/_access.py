@@ -10,7 +10,7 @@ operator and sees everything, while an authenticated user reaches only their own
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from langgraph_memory.store.records import Namespace
 
