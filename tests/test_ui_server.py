@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from test_studio import AUTH_HANDLER, GRAPH_ID, ROOT, _serve, _stored_id, _turn
+from test_studio import AUTH_HANDLER, GRAPH_ID, ROOT, _serve, _stored_id, _turn, studio  # noqa: F401 (fixture)
 from test_ui_browser import chromium, screenshot
 
 pytestmark = pytest.mark.integration
@@ -79,3 +79,18 @@ def test_mounted_browser_shows_each_user_only_their_memories(mounted, tmp_path):
         assert "memories/bob" in browser.page_source and "memories/alice" not in browser.page_source
     finally:
         browser.quit()
+
+
+def test_the_repositorys_langgraph_json_mounts_the_browser(studio):
+    """Without auth (the repository's langgraph.json), the server's store is browsable by
+    whoever reaches the server, like its store API."""
+    from langgraph_sdk import get_sync_client
+
+    assert json.loads((ROOT / "langgraph.json").read_text())["http"]["app"] == "langgraph_memory.ui.server:app"
+    lina = _stored_id(_turn(get_sync_client(url=studio["url"]), "alice", "remember that my sister Lina lives in Lyon",
+                            via="context"))
+    browser = httpx.Client(base_url=studio["url"] + PREFIX, timeout=60)
+    assert "memories/alice" in browser.get("/").text
+    page = browser.get("/memory", params={"ns": "memories/alice", "id": lina})
+    assert page.status_code == 200 and "my sister Lina lives in Lyon" in page.text
+    assert browser.get("/gardener").status_code == 200
