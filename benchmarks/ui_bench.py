@@ -35,7 +35,7 @@ from langgraph_memory.store.records import utcnow
 from langgraph_memory.ui import memory_browser
 
 NS = ("memories", "big")
-BATCH = 10_000
+BATCH = 10_000  # every 5k bulk-written memories the store builds the vector index: most of the load time
 
 
 def load(store: MemoryStore, total: int) -> None:
@@ -66,7 +66,7 @@ def main() -> None:
         store = MemoryStore.open(Path(tmp) / "store", embeddings=HashEmbeddings())
         t = time.perf_counter()
         load(store, args.memories)
-        print(f"loaded {store.count(namespace=NS)} memories in one namespace in {time.perf_counter() - t:.0f} s")
+        print(f"loaded {store.count(namespace=NS)} memories in one namespace in {time.perf_counter() - t:.0f} s", flush=True)
         client = TestClient(memory_browser(store))
         pages = {
             "first page (50 newest)": "/namespace?ns=memories/big",
