@@ -107,6 +107,15 @@ def site(tmp_path_factory, embeddings) -> Iterator[dict[str, Any]]:
         store.close()
 
 
+def shown(browser: Any, css: str, timeout: float = 30) -> Any:
+    """The element ``css`` once the page that has it is loaded (after a click or an alert)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, timeout).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+
 def rows(browser: Any) -> list[str]:
     from selenium.webdriver.common.by import By
 
@@ -145,6 +154,7 @@ def test_search_ranks_and_says_why(site):
     box = browser.find_element(By.ID, "f-q")
     box.send_keys("where does Lina live?")
     box.submit()
+    shown(browser, "td.why")
     assert rows(browser)[0] == "my sister Lina lives in Lyon"
     why = browser.find_element(By.CSS_SELECTOR, "tr.memory td.why").text
     assert "meaning" in why and "subject lina" in why
@@ -161,7 +171,7 @@ def test_edit_creates_a_version_in_history(site):
     area.clear()
     area.send_keys("I collect stamps from Japan and Korea")
     browser.find_element(By.ID, "save").click()
-    assert "Saved as a new version" in browser.find_element(By.CSS_SELECTOR, "p.ok").text
+    assert "Saved as a new version" in shown(browser, "p.ok").text
     assert browser.find_element(By.ID, "memory-content").text == "I collect stamps from Japan and Korea"
     history = browser.find_elements(By.CSS_SELECTOR, "#history tr")[1:]
     assert len(history) == 2
@@ -185,10 +195,10 @@ def test_delete_then_restore(site):
         browser.get(f"{site['url']}/memory?ns=memories%2Falice&id={pottery}")
         browser.find_element(By.ID, "delete-reason").send_keys("never true")
         browser.find_element(By.ID, "delete").click()
-        assert "forgotten" in browser.find_element(By.CSS_SELECTOR, "main").text
+        assert "Forgotten" in shown(browser, "p.ok").text
         assert store.get(pottery, namespace=ALICE) is None
         browser.find_element(By.ID, "restore").click()
-        assert "Restored" in browser.find_element(By.CSS_SELECTOR, "p.ok").text
+        assert "Restored" in shown(browser, "p.ok").text
         assert store.get(pottery, namespace=ALICE) is not None
         screenshot(browser, "restored")
         return
@@ -198,15 +208,18 @@ def test_delete_then_restore(site):
     assert "no soft delete yet" in browser.find_element(By.ID, "soft-delete-note").text
     browser.find_element(By.ID, "delete-permanent").click()
     browser.find_element(By.ID, "delete").click()
-    browser.switch_to.alert.accept()  # the page asks before deleting for good
-    assert "Deleted" in browser.find_element(By.CSS_SELECTOR, "p.ok").text
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 30).until(ec.alert_is_present()).accept()  # it asks before deleting for good
+    assert "Deleted" in shown(browser, "p.ok").text
     assert store.get(lina, namespace=ALICE) is None
     # Restore: a memory the gardener archived comes back from its page.
     store.garden(ALICE, now=utcnow() + timedelta(days=45))
     assert store.get(pottery, namespace=ALICE) is None
     browser.get(f"{site['url']}/memory?ns=memories%2Falice&id={pottery}")
     browser.find_element(By.ID, "restore").click()
-    assert "Restored" in browser.find_element(By.CSS_SELECTOR, "p.ok").text
+    assert "Restored" in shown(browser, "p.ok").text
     assert store.get(pottery, namespace=ALICE) is not None
     screenshot(browser, "restored")
 
