@@ -251,13 +251,17 @@ def test_rooms_digest_now_with_and_without_a_model(store):
     assert [m.content for m in store.recent(namespace=("rooms", "agent"), since=None)] == ["David leaves for Greece"]
 
 
-def test_gardener_plots_vitality_and_runs_a_pass(store, client):
+def test_gardener_plots_vitality_and_runs_a_pass(store, client, monkeypatch):
     for i in range(3):
         store.remember(f"hobby number {i}", namespace=ALICE, memory_type="observation")
     page = client.get("/gardener").text
     assert '<svg class="plot"' in page and "<rect" in page and "would archive" in page
     assert post(client, "/actions/garden", csrf=token(client, "/gardener")).status_code == 303
     assert "Last pass run from here" in client.get("/gardener").text
+    monkeypatch.setattr("langgraph_memory.ui._more_pages.DRY_RUN_AT_ONCE", 2)  # a "large" store
+    deferred = client.get("/gardener").text
+    assert 'id="dry-run"' in deferred and "<svg" not in deferred and 'id="garden-run"' in deferred
+    assert '<svg class="plot"' in client.get("/gardener?dry=1").text
     start = client.get("/").text
     assert '<svg class="plot"' in start  # the start page's vitality buckets
 

@@ -13,6 +13,8 @@ from langgraph_memory.ui._pages import View, csrf_field, _done
 __all__ = ["rooms_page", "gardener_page", "conversations_page"]
 
 MAX_ROOM_MESSAGES = 100
+DRY_RUN_AT_ONCE = 20_000
+"""Up to this many live memories the gardener page computes its dry run on opening."""
 
 
 def rooms_page(view: View, params: Mapping[str, str], *, digest_model: Any) -> Html:
@@ -81,11 +83,19 @@ def _room(view: View, namespace: Namespace, room: str, count: int, model: Any, j
 
 def gardener_page(view: View, params: Mapping[str, str], *, last_run: Mapping[str, Any] | None) -> Html:
     store = view.store
-    report = store.garden(None, dry_run=True)
     body = [Html("<h1>Gardener</h1>"), _done(params)]
     if last_run:
         body.append(Html("<h2>Last pass run from here</h2>"))
         body.append(_summary(last_run, dry_run=False))
+    live = store.count()
+    if live > DRY_RUN_AT_ONCE and params.get("dry") != "1":
+        # A pass reads every live memory, paced to leave turns room (minutes at 100k).
+        body.append(Html(
+            f'<p class="note">{live} live memories: a dry run reads them all and takes a while. '
+            f'<a id="dry-run" href="{view.href("/gardener", dry="1")}">compute the dry run</a></p>'
+        ))
+        return join([*body, _run_form(view)])
+    report = store.garden(None, dry_run=True)
     body.append(Html("<h2>What a pass would do now (dry run)</h2>"))
     body.append(_summary(report, dry_run=True))
     body.append(bar_chart(report["buckets"], title="live memories per vitality bucket after this pass"))
@@ -103,12 +113,15 @@ def gardener_page(view: View, params: Mapping[str, str], *, last_run: Mapping[st
                 f'{esc(c["namespace"])} {esc(str(c["id"])[:8])}</a></td><td>{c["vitality_before"]:.3f}</td></tr>'
             ))
         body.append(Html("</table>"))
-    body.append(Html(
+    return join([*body, _run_form(view)])
+
+
+def _run_form(view: View) -> Html:
+    return Html(
         f'<form method="post" action="{view.href("/actions/garden")}">{csrf_field(view)}'
         '<button type="submit" id="garden-run">run now</button> '
         '<span class="muted">fade unused memories, archive the faded (restorable), purge old archives</span></form>'
-    ))
-    return join(body)
+    )
 
 
 def _summary(report: Mapping[str, Any], *, dry_run: bool) -> Html:
