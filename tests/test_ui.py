@@ -338,7 +338,9 @@ def test_the_cli_serves_the_browser_on_loopback(tmp_path, embeddings):
 def test_a_base_store_item_is_not_shown_as_a_memory(store, client):
     from langgraph_memory.store.backends import Where
 
-    store.as_base_store().put(ALICE, "note", {"content": "an item of LangGraph's store API"})
+    face = store.as_base_store()
+    assert face.memory_store is store  # how the browser mounted in a server finds the memories
+    face.put(ALICE, "note", {"content": "an item of LangGraph's store API"})
     store.remember("my sister Lina lives in Lyon", namespace=ALICE)
     listing = client.get("/namespace?ns=memories/alice").text
     assert "Lina" in listing and "an item of LangGraph" not in listing

@@ -20,10 +20,7 @@ pytestmark = pytest.mark.integration
 PREFIX = "/memory-browser"
 
 
-@pytest.fixture
-def mounted(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    """``langgraph dev`` with the example agent, its store, a token auth, and the browser
-    mounted through "http" with auth applied to custom routes."""
+def _config(tmp_path: Path, *, route_auth: bool) -> Path:
     (tmp_path / "auth.py").write_text(AUTH_HANDLER)
     agent = str(ROOT / "examples" / "studio_agent.py")
     config = tmp_path / "langgraph.json"
@@ -32,9 +29,25 @@ def mounted(tmp_path: Path) -> Iterator[dict[str, Any]]:
         "graphs": {GRAPH_ID: agent + ":graph"},
         "store": {"path": agent + ":base_store"},
         "auth": {"path": str(tmp_path / "auth.py") + ":auth"},
-        "http": {"app": "langgraph_memory.ui.server:app", "enable_custom_route_auth": True},
+        "http": {"app": "langgraph_memory.ui.server:app", "enable_custom_route_auth": route_auth},
     }))
-    yield from _serve(tmp_path, config)
+    return config
+
+
+@pytest.fixture
+def mounted(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """``langgraph dev`` with the example agent, its store, a token auth, and the browser
+    mounted through "http" with auth applied to custom routes."""
+    yield from _serve(tmp_path, _config(tmp_path, route_auth=True))
+
+
+def test_without_auth_on_custom_routes_the_browser_refuses_to_show_anything(tmp_path):
+    """A server with auth that does not run it for the browser's routes: no anonymous view."""
+    for server in _serve(tmp_path, _config(tmp_path, route_auth=False)):
+        for headers in ({}, {"Authorization": "Bearer token-alice"}):
+            page = httpx.get(server["url"] + PREFIX + "/namespace", params={"ns": "memories/alice"},
+                             headers=headers, timeout=60)
+            assert page.status_code == 401 and "enable_custom_route_auth" in page.text
 
 
 def test_mounted_browser_shows_each_user_only_their_memories(mounted, tmp_path):
