@@ -347,3 +347,19 @@ def test_a_base_store_item_is_not_shown_as_a_memory(store, client):
     [item] = store._backend.scroll(Where(namespace="memories/alice", status="item"), limit=10)[0]
     assert client.get(f"/memory?ns=memories/alice&id={item.id}").status_code == 404
     assert "an item of LangGraph" not in client.get("/").text
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(content=st.text(max_size=80) | st.sampled_from(["", "   ", "x" * 4001]))
+def test_an_edit_stores_a_valid_text_or_refuses_and_stores_nothing(store, content):
+    store.erase(ALICE)
+    m = store.remember("I live in Paris", namespace=ALICE).memory
+    client = TestClient(memory_browser(store))
+    answer = post(client, "/actions/edit", ns="memories/alice", id=m.id, csrf=token(client), content=content)
+    if answer.status_code == 303:
+        assert content.strip()
+        assert store.count(namespace=ALICE) in (1, 2)
+    else:
+        assert answer.status_code == 400 and "content" in answer.text
+        assert [x.id for x in store.recent(namespace=ALICE, since=None)] == [m.id]
+        assert len(store.history(m.id, namespace=ALICE)) == 1

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from langgraph_memory.errors import LangGraphMemoryError
+from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store.records import Namespace, namespace_key
 from langgraph_memory.ui import _access, _queries as q
 from langgraph_memory.ui._html import Html, esc, page
@@ -139,8 +139,9 @@ class _Browser:
                 return self.respond(request, view, new, title, body)
             except _Refused as exc:
                 return self.respond(request, view, new, "refused", _message("error", str(exc)), exc.status)
-            except LangGraphMemoryError as exc:
-                return self.respond(request, view, new, "error", _message("error", str(exc)), 400)
+            except LangGraphMemoryError as exc:  # bad input: 400; the store or a model failing: 503
+                status = 400 if isinstance(exc, InvalidMemoryError) else 503
+                return self.respond(request, view, new, "error", _message("error", str(exc)), status)
 
         return Route(self.prefix + path, endpoint, methods=["GET"])
 
@@ -155,8 +156,9 @@ class _Browser:
                 return RedirectResponse(target, status_code=303, headers=SECURITY_HEADERS)
             except _Refused as exc:
                 return self.respond(request, view, new, "refused", _message("error", str(exc)), exc.status)
-            except LangGraphMemoryError as exc:
-                return self.respond(request, view, new, "error", _message("error", str(exc)), 400)
+            except LangGraphMemoryError as exc:  # bad input: 400; the store or a model failing: 503
+                status = 400 if isinstance(exc, InvalidMemoryError) else 503
+                return self.respond(request, view, new, "error", _message("error", str(exc)), status)
 
         return Route(self.prefix + path, endpoint, methods=["POST"])
 
