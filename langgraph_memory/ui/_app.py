@@ -15,7 +15,7 @@ import logging
 import re
 import secrets
 import threading
-from typing import Any, Callable, Literal
+from typing import Any, Awaitable, Callable, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.concurrency import run_in_threadpool
@@ -129,36 +129,37 @@ class _Browser:
 
         return await run_in_threadpool(locked)
 
+    async def answer(self, request: Request, work: Callable[[View, str | None], Awaitable[Response]]) -> Response:
+        """``work``'s response for this request's view, or the page saying why not."""
+        view, new = None, None
+        try:
+            view, new = await self.view(request)
+            return await work(view, new)
+        except _Refused as exc:
+            return self.respond(request, view, new, "refused", _message("error", str(exc)), exc.status)
+        except LangGraphMemoryError as exc:  # bad input: 400; the store or a model failing: 503
+            status = 400 if isinstance(exc, InvalidMemoryError) else 503
+            return self.respond(request, view, new, "error", _message("error", str(exc)), status)
+
     def page_route(self, path: str, title: str, render: Callable[[View, dict[str, str]], Html]) -> Route:
         async def endpoint(request: Request) -> Response:
-            view, new = None, None
-            try:
-                view, new = await self.view(request)
-                params = {k: v for k, v in request.query_params.items()}
-                body = await self.run(render, view, params)
+            async def work(view: View, new: str | None) -> Response:
+                body = await self.run(render, view, dict(request.query_params.items()))
                 return self.respond(request, view, new, title, body)
-            except _Refused as exc:
-                return self.respond(request, view, new, "refused", _message("error", str(exc)), exc.status)
-            except LangGraphMemoryError as exc:  # bad input: 400; the store or a model failing: 503
-                status = 400 if isinstance(exc, InvalidMemoryError) else 503
-                return self.respond(request, view, new, "error", _message("error", str(exc)), status)
+
+            return await self.answer(request, work)
 
         return Route(self.prefix + path, endpoint, methods=["GET"])
 
     def action_route(self, path: str, act: Callable[[View, dict[str, str]], str]) -> Route:
         async def endpoint(request: Request) -> Response:
-            view, new = None, None
-            try:
-                view, new = await self.view(request)
+            async def work(view: View, new: str | None) -> Response:
                 form = await _form(request)
                 self._check_post(request, view, new, form)
                 target = await self.run(act, view, form)
                 return RedirectResponse(target, status_code=303, headers=SECURITY_HEADERS)
-            except _Refused as exc:
-                return self.respond(request, view, new, "refused", _message("error", str(exc)), exc.status)
-            except LangGraphMemoryError as exc:  # bad input: 400; the store or a model failing: 503
-                status = 400 if isinstance(exc, InvalidMemoryError) else 503
-                return self.respond(request, view, new, "error", _message("error", str(exc)), status)
+
+            return await self.answer(request, work)
 
         return Route(self.prefix + path, endpoint, methods=["POST"])
 
