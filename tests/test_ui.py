@@ -269,10 +269,14 @@ def test_gardener_plots_vitality_and_runs_a_pass(store, client, monkeypatch):
 def test_conversations_search_exchanges_of_a_user(store, client):
     from langgraph_memory import index_exchange
 
+    assert "Nothing indexed for this user yet" in client.get("/conversations?ns=memories/alice").text
+
     index_exchange(store, "I adopted a cat named <Miso>", "Lovely! How old is Miso?", namespace=ALICE, thread_id="t1")
     index_exchange(store, "my cello lesson was great", "Glad to hear!", namespace=BOB, thread_id="t2")
     page = client.get("/conversations?ns=memories/alice&q=my new pet cat").text
     assert "&lt;Miso&gt;" in page and "t1" in page and "cello" not in page
+    latest = client.get("/conversations?ns=memories/alice").text
+    assert "<h2>Latest</h2>" in latest and "&lt;Miso&gt;" in latest and "cello" not in latest
 
 
 def test_app_arguments_are_checked():

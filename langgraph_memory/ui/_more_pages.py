@@ -147,7 +147,15 @@ def conversations_page(view: View, namespace: Namespace, params: Mapping[str, st
              '<p class="muted">Searches the exchanges (each turn as it was said) and the summaries indexed for this user.</p>'),
     ]
     if not query:
-        return join(body)
+        latest = q.latest_said(view.store, namespace)
+        if not latest:
+            return join([*body, Html('<p class="muted">Nothing indexed for this user yet.</p>')])
+        body.append(Html('<h2>Latest</h2><table class="conversations"><tr><th>when</th><th>what</th><th>thread</th><th>text</th></tr>'))
+        body += [Html(
+            f'<tr><td class="muted">{esc(when(p.get("created_at")))}</td><td>{esc(p.get("source"))}</td>'
+            f'<td>{esc(p.get("thread_id") or "—")}</td><td class="content">{esc(p.get("content"))}</td></tr>'
+        ) for p in latest]
+        return join([*body, Html("</table>")])
     hits = search_conversations(view.store, query, namespace=namespace, sources=("exchange", "summary"), limit=20,
                                 min_score=0.0)
     if not hits:

@@ -22,7 +22,7 @@ from langgraph_memory.store.records import Memory, Namespace, namespace_from_key
 
 __all__ = [
     "STATUSES", "Capabilities", "MemoryPage", "find_memory", "memory_page", "namespace_facets", "namespaces",
-    "parse_key", "room_names", "room_namespaces", "status_counts", "store_size", "vitality_counts",
+    "parse_key", "room_names", "room_namespaces", "latest_said", "status_counts", "store_size", "vitality_counts",
 ]
 
 STATUSES = ("live", "archived", "forgotten", "superseded")
@@ -211,3 +211,14 @@ def vitality_counts(store: Any, namespace: Namespace | None = None) -> dict[str,
     if unscored > 0:
         counts["unscored"] = unscored
     return counts
+
+
+def latest_said(store: Any, namespace: Namespace, limit: int = 30) -> list[dict[str, Any]]:
+    """The newest exchanges and summaries indexed for ``namespace`` (payloads), newest first."""
+    from langgraph_memory.store.conversations import COLLECTION, conversations
+
+    if store._backend.sibling(COLLECTION).stored_meta() is None:
+        return []  # nothing was ever indexed: do not create the collection to say so
+    where = Where(namespace=namespace_key(namespace), fields=(("source", ("exchange", "summary")),))
+    points, _ = conversations(store).scroll(where, limit=limit, order_by="created_at", descending=True)
+    return [p.payload for p in points]
