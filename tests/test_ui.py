@@ -367,3 +367,28 @@ def test_an_edit_stores_a_valid_text_or_refuses_and_stores_nothing(store, conten
         assert answer.status_code == 400 and "content" in answer.text
         assert [x.id for x in store.recent(namespace=ALICE, since=None)] == [m.id]
         assert len(store.history(m.id, namespace=ALICE)) == 1
+
+
+def test_links_are_drawn_and_escaped(store):
+    """Typed links arrive with another part of the package (store.links); until then the
+    page says so. The drawing is checked against the agreed interface: Link objects with
+    source_id, target_id and relation."""
+    a = store.remember("I moved to Lyon", namespace=ALICE).memory
+    b = store.remember("I work at <Acme> in Lyon", namespace=ALICE).memory
+    plain = TestClient(memory_browser(store)).get(f"/memory?ns=memories/alice&id={a.id}").text
+    if not Capabilities.of(store).links:
+        assert 'id="links-note"' in plain
+
+    class Link:
+        def __init__(self, source_id, target_id, relation):
+            self.source_id, self.target_id, self.relation = source_id, target_id, relation
+
+    class Linked(type(store)):
+        def links(self, memory_id, *, namespace):
+            return [Link(memory_id, b.id, "caused_by"), Link("00000000-0000-0000-0000-000000000000", memory_id, "related_to")]
+
+    store.__class__ = Linked
+    page = TestClient(memory_browser(store)).get(f"/memory?ns=memories/alice&id={a.id}").text
+    assert '<svg class="links"' in page and "caused_by" in page and "related_to" in page
+    assert "&lt;Acme&gt;" in page and "<Acme>" not in page and "(gone)" in page
+    assert f'id={b.id}' in page
