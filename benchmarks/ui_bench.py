@@ -45,7 +45,7 @@ def load(store: MemoryStore, total: int) -> None:
         items = [{"content": fact(rng, i), "memory_type": rng.choice(TYPES),
                   "created_at": now - timedelta(days=rng.uniform(0, 120))} for i in range(start, min(total, start + BATCH))]
         # remember_many's bulk path, without its index build every 5k memories (each one
-        # rebuilds a growing index: loading 100k that way takes over 25 minutes here);
+        # rebuilds a growing index: loading 100k that way ran 11 minutes here unfinished);
         # one build at the end instead.
         memories = [new_memory(namespace=NS, **item) for item in items]
         store._writer.write_many(memories, [None] * len(memories), dedup=False, build_index=False)
