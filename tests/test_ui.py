@@ -221,6 +221,7 @@ def test_an_authenticated_user_reaches_only_their_namespaces(store):
         client = TestClient(Identified(memory_browser(store, policy=policy)), headers={"x-test-user": "bob"})
         start = client.get("/").text
         assert "memories/bob" in start and "memories/alice" not in start and "signed in as bob" in start
+        assert ">gardener</a>" not in start
         assert "I play the cello" in client.get("/namespace?ns=memories/bob").text
         assert client.get("/namespace?ns=memories/alice").status_code == 403
         assert client.get(f"/memory?ns=memories/alice&id={a.id}").status_code == 403

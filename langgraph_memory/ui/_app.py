@@ -115,7 +115,7 @@ class _Browser:
     def respond(self, request: Request, view: View | None, new_session: str | None, title: str, body: Html,
                 status: int = 200) -> Response:
         html = page(view.base if view else request.scope.get("root_path", "") + self.prefix, title, body,
-                    who=view.identity if view else None)
+                    who=view.identity if view else None, admin=view.admin if view else False)
         response = HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
         if new_session:
             response.set_cookie(COOKIE, new_session, httponly=True, samesite="strict",

@@ -82,12 +82,12 @@ def when(value: datetime | float | None) -> str:
     return value.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def page(base: str, title: str, body: Html, *, who: str | None = None) -> Html:
-    """A whole page: header with the browser's sections, then ``body``."""
+def page(base: str, title: str, body: Html, *, who: str | None = None, admin: bool = True) -> Html:
+    """A whole page: header with the browser's sections (the gardener for admins), then ``body``."""
     nav = join([
         Html(f'<a href="{url(base, "/")}">namespaces</a>'),
         Html(f'<a href="{url(base, "/rooms")}">rooms</a>'),
-        Html(f'<a href="{url(base, "/gardener")}">gardener</a>'),
+        *([Html(f'<a href="{url(base, "/gardener")}">gardener</a>')] if admin else []),
     ], " ")
     user = Html(f'<span class="muted">signed in as {esc(who)}</span>') if who else Html("")
     return Html(
