@@ -132,6 +132,7 @@ HELP_PHRASES = {
     "erase": "Asks for confirmation",
     "digest": "the messages read are removed",
     "garden": "old archives are purged",
+    "ui": "Serve the memory browser",
 }
 
 

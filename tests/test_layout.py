@@ -1,7 +1,7 @@
 """The package's layers: no import cycle, and no lower layer importing a higher one.
 
 Layers, bottom up (README "Architecture"): ``errors`` → ``store`` → ``background`` →
-``agent`` → the faces (``cli``, ``testing``, ``base_store``) → the package's ``__init__``. A module may
+``agent`` → the faces (``cli``, ``testing``, ``base_store``, ``ui``) → the package's ``__init__``. A module may
 import its own layer and the ones below. LangGraph itself is imported only above ``store``.
 """
 
@@ -23,6 +23,7 @@ LAYERS = {
     "base_store": 4,
     "auth": 4,
     "testing": 4,
+    "ui": 4,
     "__init__": 5,
 }
 # Deliberate lazy imports of a higher layer, each with its reason.

@@ -175,6 +175,13 @@ class QdrantStore(BaseStore):
                               "fields": list(fields or ["content"])}
         return cls(index=index, ttl=ttl, memory_field=memory_field, _memory_store=memory_store)
 
+    @property
+    def memory_store(self) -> Any:
+        """The :class:`~langgraph_memory.MemoryStore` this face shares its engine with
+        (``memory_store.as_base_store()``), or ``None``: the memory browser mounted in a
+        LangGraph server reads the server's store through it."""
+        return self._memory_store
+
     def close(self) -> None:
         """Stop the sweeper and release the engine (unless it belongs to a MemoryStore)."""
         self.stop_ttl_sweeper()

@@ -5,7 +5,7 @@ Qdrant server at ``--url URL`` (default ``$QDRANT_URL``, with ``--api-key`` /
 ``$QDRANT_API_KEY`` and ``--collection``). Namespaces are written as slash-separated text:
 ``memories/alice`` is ``("memories", "alice")``; a ``/`` inside a part is written ``%2F``.
 
-Commands: list, search, show, stats, export, import, reembed, purge-expired, delete, erase, digest, garden. Each prints an
+Commands: list, search, show, stats, export, import, reembed, purge-expired, delete, restore, erase, digest, garden, ui. Each prints an
 aligned table, or JSON with ``--json``. Errors print one line on stderr and exit non-zero
 (1 for a failed command, 2 for a bad command line).
 """
@@ -205,6 +205,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("namespace", nargs="?", metavar="NAMESPACE", help=NAMESPACE_HELP)
     p.add_argument("--dry-run", action="store_true", help="print what a pass would change, change nothing")
     p.set_defaults(run="_garden:cmd_garden")
+
+    p = command("ui", "serve the memory browser",
+                "Serve the memory browser (namespaces, memories, history, search, edit, delete, rooms, "
+                "gardener) at http://HOST:PORT/ until interrupted. Anyone who can reach the address can read "
+                "and change every memory: it listens on 127.0.0.1 unless --host says otherwise.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--model", metavar="MODULE:ATTR",
+                   help="chat model for the rooms' 'digest now' (default: ChatOpenAI when OPENAI_API_KEY is set)")
+    p.set_defaults(run="_ui:cmd_ui")
     return parser
 
 
