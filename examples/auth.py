@@ -36,6 +36,7 @@ from studio_agent import UserContext, base_store, make_model, store  # noqa: E40
 from langgraph_memory import build_memory_graph  # noqa: E402
 from langgraph_memory.agent.garden_graph import build_garden_graph  # noqa: E402
 from langgraph_memory.auth import protect_store  # noqa: E402
+from langgraph_memory.ui import memory_browser  # noqa: E402
 
 ADMINS = {"ops"}
 """Identities that may reach every namespace and change the agent's identity."""
@@ -84,3 +85,7 @@ graph = build_memory_graph(make_model(), store, context_schema=UserContext,
 # gardens their own memories and admins (a cron they created) anything.
 garden_graph = build_garden_graph(
     store, may_garden=lambda who, ns: policy.is_admin(who) or (ns is not None and policy.allows(who, "write", ns)))
+
+# The memory browser at /memory-browser/ (langgraph_auth.json "http"), asking the same rule as
+# the store API: each user sees their own memories, the agent's and their rooms; admins all.
+browser = memory_browser(policy=policy, prefix="/memory-browser")

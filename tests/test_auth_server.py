@@ -156,3 +156,18 @@ def test_each_user_reaches_only_their_own_memories_through_the_store_api(server,
             ("alice (as carol)", "David is leaving for Greece tomorrow")]
         assert "pirate" not in str([m.content for m in store.recent(namespace=("agent", "agent"), since=None,
                                                                    kinds=("self",))])
+
+
+def test_the_auth_examples_memory_browser_asks_the_store_apis_rule(server) -> None:
+    """examples/auth.py mounts the memory browser with the policy protect_store returned:
+    bob is refused alice's pages, the room closed to him is not listed, the admin sees all."""
+    url = server["url"]
+    lina = _stored(_turn(_client(url, "token-alice"), "remember that my sister Lina lives in Lyon"))
+    pages = {who: httpx.Client(base_url=url + "/memory-browser", timeout=60,
+                               headers={"Authorization": f"Bearer token-{who}"}) for who in ("alice", "bob", "ops")}
+    assert httpx.get(url + "/memory-browser/", timeout=60).status_code == 401
+    assert "my sister Lina lives in Lyon" in pages["alice"].get("/memory", params={"ns": "memories/alice", "id": lina}).text
+    assert pages["bob"].get("/namespace", params={"ns": "memories/alice"}).status_code == 403
+    assert pages["bob"].get("/memory", params={"ns": "memories/alice", "id": lina}).status_code == 403
+    assert "memories/alice" not in pages["bob"].get("/").text
+    assert pages["ops"].get("/memory", params={"ns": "memories/alice", "id": lina}).status_code == 200
