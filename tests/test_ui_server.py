@@ -12,12 +12,28 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from test_studio import AUTH_HANDLER, GRAPH_ID, ROOT, _serve, _stored_id, _turn, studio  # noqa: F401 (fixture)
+from test_studio import GRAPH_ID, ROOT, _serve, _stored_id, _turn, studio  # noqa: F401 (fixture)
 from test_ui_browser import chromium, screenshot
 
 pytestmark = pytest.mark.integration
 
 PREFIX = "/memory-browser"
+
+# A token auth without protect_store: the packaged app's own rule (each user their memories).
+AUTH_HANDLER = """
+from langgraph_sdk import Auth
+
+auth = Auth()
+TOKENS = {"token-alice": "alice", "token-bob": "bob"}
+
+
+@auth.authenticate
+async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
+    user = TOKENS.get((authorization or "").removeprefix("Bearer ").strip())
+    if user is None:
+        raise Auth.exceptions.HTTPException(status_code=401, detail="unknown token")
+    return {"identity": user}
+"""
 
 
 def _config(tmp_path: Path, *, route_auth: bool) -> Path:
