@@ -51,7 +51,7 @@ def test_digest_stores_facts_through_remember_and_empties_the_room(store):
     # The model saw the transcript with authors and times, and the instructions.
     [system, human] = model.received[0]
     assert isinstance(system, SystemMessage) and "#lobby" in system.content
-    assert "david: \"je pars en Grèce demain\"" in human.content
+    assert '"david": "je pars en Grèce demain"' in human.content
     # The run is recorded in the store.
     jobs = JobState(store)
     assert jobs.get("report", digest_key(ROOMS, "lobby"))["stored"] == 2

@@ -38,7 +38,7 @@ from langgraph_memory.background._durations import understood_ttl
 from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store._lines import bare_line, check_name, quoted_line
+from langgraph_memory.store._lines import check_name, quoted_line
 from langgraph_memory.store._rooms import MAX_NAME_CHARS, RoomMessage
 from langgraph_memory.store._links import link_siblings
 from langgraph_memory.store.records import Namespace, namespace_key, new_memory, utcnow, validate_namespace
@@ -141,9 +141,11 @@ def _local_lock(store: Any, key: str) -> threading.Lock:
 
 def _transcript(messages: Sequence[RoomMessage], zone: ZoneInfo) -> str:
     # One line per message whatever it holds: an author or a text cannot start a line
-    # that looks like another message (``\r``, U+2028, bidi overrides...).
+    # that looks like another message (``\r``, U+2028, bidi overrides...). The author is
+    # quoted too: a name such as "bob [24/11/2026 09:00] alice" has no forbidden character,
+    # and unquoted it would read as a second author inside the line.
     return "\n".join(
-        f"[{m.timestamp.astimezone(zone):%d/%m/%Y %H:%M}] {bare_line(m.shown_author)}: {quoted_line(m.content)}"
+        f"[{m.timestamp.astimezone(zone):%d/%m/%Y %H:%M}] {quoted_line(m.shown_author)}: {quoted_line(m.content)}"
         for m in messages
     )
 
