@@ -27,10 +27,13 @@ def live(store) -> set[str]:
 
 
 def planned_pass(store, at):
-    """The first half of a pass over NS at ``at``: what it would write, decided now."""
+    """The first half of a pass over NS at ``at``: what it would write and which archives it
+    would purge, decided now (nothing here expires)."""
     points, _ = store._backend.scroll(Where(namespace=KEY, status=None), limit=_garden.SCROLL_BATCH)
     tally = _garden._Tally(DecaySettings(), dry_run=False)
-    return _garden._plan(points, KEY, at.timestamp(), None, tally)
+    plan, purge, expired = _garden._plan(points, KEY, at.timestamp(), None, tally)
+    assert not expired
+    return plan, purge
 
 
 def test_a_memory_superseded_between_plan_and_apply_is_not_archived_and_its_successor_survives_purges(store):
@@ -67,7 +70,7 @@ def stale_archive(store, t0):
 
 def test_a_pass_never_purges_a_live_successor_of_an_archive(store):
     old, new = stale_archive(store, utcnow())
-    _garden._purge(store, KEY, [old.id])  # a purge of that archive stops at the live successor
+    _garden._purge(store, KEY, [old.id], {})  # a purge of that archive stops at the live successor
     assert store.get(new.id, namespace=NS) is not None
     assert live(store) == {"Lucas joue au foot le samedi avec ses collègues"}
 

@@ -1,4 +1,5 @@
-"""The pre-hook and post-hook nodes, the thread state they share, and the user's scope.
+"""The pre-hook and post-hook nodes and the thread state they share (the user's scope is
+:mod:`.scope`'s).
 
 A graph with memory runs ``MemoryPrehook`` before the model, renders the injected
 memories into the model's input with :func:`with_memories` (never into the thread's
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import string
 from typing import Any, Callable, Mapping, Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -18,7 +18,6 @@ from langgraph.graph import MessagesState
 from typing_extensions import Annotated, NotRequired
 
 from langgraph_memory.background.worker import worker_for
-from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.injection import (
     Injection,
     InjectionConfig,
@@ -30,10 +29,10 @@ from langgraph_memory.agent.injection import (
 from langgraph_memory.agent.identity import (
     DEFAULT_AGENT_ID,
     DEFAULT_AGENT_NAMESPACE,
-    authenticated_identity,
     run_user,
     with_agent_default,
 )
+from langgraph_memory.agent.scope import DEFAULT_NAMESPACE, MemoryScopeError, resolve_namespace, runtime_channel
 from langgraph_memory.agent.view import memory_prompt, message_text, visible_memories, with_memories
 from langgraph_memory.agent.recall import ConversationRecorder, is_summary, turn_humans
 from langgraph_memory.store._checks import clean_query, visible
@@ -59,16 +58,6 @@ __all__ = [
 
 logger = logging.getLogger("langgraph_memory")
 
-DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
-"""Where a user's memories live; placeholders come from the runtime, never the model."""
-
-
-class MemoryScopeError(LangGraphMemoryError, ValueError):
-    """The runtime does not say whose memories these are (no ``user_id``).
-
-    A ``ValueError`` too, because the caller left out a value: servers that hide unexpected
-    exceptions from clients (the LangGraph API server answers "An internal error occurred")
-    pass a ``ValueError``'s message on, so a client reads what to pass."""
 
 
 def merge_memory(left: MemoryLedger | None, right: MemoryLedger | Mapping[str, Any] | None) -> MemoryLedger:
@@ -103,62 +92,6 @@ class MemoryState(MessagesState):
 
     memory: Annotated[NotRequired[MemoryLedger], merge_memory]
     """What the pre-hook injected and when; visible in LangGraph Studio."""
-
-
-def _lookup(source: Any, key: str) -> Any:
-    if source is None:
-        return None
-    if isinstance(source, Mapping):
-        return source.get(key)
-    return getattr(source, key, None)
-
-
-def runtime_channel(config: RunnableConfig | None, context: Any) -> str | None:
-    """The run's ``channel_id`` (context first, then ``configurable``), or ``None``."""
-    value = _lookup(context, "channel_id")
-    if value is None:
-        value = ((config or {}).get("configurable") or {}).get("channel_id")
-    return None if value is None or not str(value).strip() else str(value)
-
-
-def resolve_namespace(
-    template: Sequence[str],
-    *,
-    config: RunnableConfig | None = None,
-    context: Any = None,
-) -> Namespace:
-    """Fill a namespace template such as ``("memories", "{user_id}")``.
-
-    Values come from the runtime context (a dict or an object) first, then from
-    ``config["configurable"]``. A missing value is an error: memories must never fall
-    back to a shared namespace.
-
-    On a LangGraph server with custom authentication, ``{user_id}`` is the authenticated
-    user (``configurable["langgraph_auth_user_id"]``, which the server sets and a client
-    cannot), whatever ``user_id`` the client put in the context or ``configurable``.
-    """
-    configurable = (config or {}).get("configurable", {}) or {}
-    authenticated = authenticated_identity(config)
-    parts = []
-    for part in template:
-        fields = [f for _, f, _, _ in string.Formatter().parse(part) if f]
-        values = {}
-        for name in fields:
-            if name == "user_id" and authenticated is not None:
-                values[name] = authenticated
-                continue
-            value = _lookup(context, name)
-            if value is None:
-                value = configurable.get(name)
-            if value is None or not str(value).strip():
-                raise MemoryScopeError(
-                    f"no {name!r} for the memory namespace {tuple(template)}: pass it in the "
-                    f"runtime context (context={{'{name}': ...}}) or in "
-                    f"config['configurable']['{name}']"
-                )
-            values[name] = str(value)
-        parts.append(part.format(**values))
-    return tuple(parts)
 
 
 _text = message_text

@@ -7,10 +7,11 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store import _forgetting, _garden, _restore
+from langgraph_memory.store import _forgetting, _garden
 from langgraph_memory.store._checks import check_limit, check_number, check_text
 from langgraph_memory.store._connection import StoreConnection
-from langgraph_memory.store._links import HISTORY, Link, LinkRelation, add_link, list_links
+from langgraph_memory.store._lifecycle import Lifecycle
+from langgraph_memory.store._links import HISTORY, Link
 from langgraph_memory.store._room_members import RoomMembers
 from langgraph_memory.store._moving import Moving
 from langgraph_memory.store._rooms import RoomMessage, RoomMessages
@@ -48,7 +49,7 @@ __all__ = ["Link", "MemoryStore", "RememberResult", "RoomMessage", "SearchHit", 
 logger = logging.getLogger("langgraph_memory")
 
 
-class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
+class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection):
     """Long-term memories of many users in one Qdrant collection, isolated by namespace.
 
     Build it with :meth:`open` (embedded Qdrant Edge, the default), :meth:`connect` (a Qdrant
@@ -287,47 +288,6 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         superseded, itself, and whatever superseded it."""
         return history_chain(self._backend, memory_id, namespace)
 
-    # -- links ------------------------------------------------------------------------
-
-    def link(self, source_id: str, target_id: str, relation: LinkRelation, *, namespace: Namespace) -> Link:
-        """Record that live memory ``source_id`` bears on live memory ``target_id``:
-        ``related_to``, ``updates``, ``contradicts``, ``caused_by``, ``result_of`` or
-        ``part_of``. Both must belong to ``namespace``; linking again is a no-op that
-        returns the existing link. Search and the pre-hook follow links from their best
-        hits (:attr:`SearchHit.via`).
-
-        Raises:
-            InvalidMemoryError: unknown relation, a bad id, a memory that is not a live
-                memory of ``namespace`` (another namespace's id reads as unknown), a
-                memory linked to itself, or one already holding :data:`MAX_LINKS` links.
-        """
-        return add_link(self, source_id, target_id, relation, namespace)
-
-    def links(self, memory_id: str, *, namespace: Namespace) -> list[Link]:
-        """The links of memory ``memory_id`` of ``namespace``, either way, oldest first;
-        ``[]`` for an unknown id (or another namespace's)."""
-        return list_links(self, memory_id, namespace)
-
-    # -- forgetting ---------------------------------------------------------------------
-
-    def delete(
-        self, memory_id: str, *, namespace: Namespace, reason: str | None = None, hard: bool = False,
-    ) -> Memory | None:
-        """Forget the live memory ``memory_id``.
-
-        By default the memory is *forgotten*: never read, searched or injected again, but
-        kept with ``reason`` and the time in :meth:`history`, and :meth:`restore` brings it
-        back within the retention window (:attr:`DecaySettings.forgotten_days`, 30 days by
-        default); the garden purges it after. ``hard=True`` removes it at once with the
-        older versions it superseded and its links (a user's right to be forgotten; see
-        also :meth:`erase`).
-
-        Returns the memory as it now is (``status`` ``"forgotten"``) or as it was before
-        a hard delete, or ``None`` when ``namespace`` has no such live memory (another
-        user's id behaves exactly like an unknown one).
-        """
-        return _forgetting.delete(self, memory_id, namespace, reason, hard)
-
     def erase(self, namespace: Namespace) -> int:
         """Forget everything of ``namespace`` and of the namespaces under it, history
         included, and what was said (exchanges and summaries of the side collections).
@@ -401,15 +361,6 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
         """
         return _garden.garden(self, namespace, now, dry_run, settings or self.decay_settings())
 
-    def restore(self, memory_id: str, *, namespace: Namespace, now: datetime | None = None) -> Memory | None:
-        """Bring back the archived or forgotten memory ``memory_id`` of ``namespace``:
-        read, searched and injected again. ``None`` when there is no such memory, or a
-        forgotten one past the retention window (:attr:`DecaySettings.forgotten_days`).
-        When the fact was said again while it was away, one version stays live and the
-        other joins its history (see :doc:`judgement`): the memory returned is the one
-        holding the fact."""
-        return _restore.restore(self, memory_id, namespace, now, self.decay_settings())
-
     def count(self, *, namespace: Namespace | None = None, include_superseded: bool = False) -> int:
         """How many live memories (in ``namespace`` and below, or in the whole store)."""
         prefix = None if namespace is None else namespace_key(validate_namespace(namespace))
@@ -452,12 +403,8 @@ class MemoryStore(RoomMembers, Moving, RoomMessages, StoreConnection):
     aget = async_twin(get)
     aget_many = async_twin(get_many)
     ahistory = async_twin(history)
-    alink = async_twin(link)
-    alinks = async_twin(links)
-    adelete = async_twin(delete)
     aerase = async_twin(erase)
     apurge_expired = async_twin(purge_expired)
     arecord_access = async_twin(record_access)
     acount = async_twin(count)
     agarden = async_twin(garden)
-    arestore = async_twin(restore)
