@@ -354,8 +354,8 @@ class EdgeBackend:
         self.shard.update(qe.UpdateOperation.create_field_index(key, schema))
 
     @_engine_call
-    def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
-        response = self.shard.facet(qe.FacetRequest(key, limit=limit, exact=True, filter=to_filter(where)))
+    def facet(self, key: str, where: Where, *, limit: int, exact: bool = True) -> list[tuple[str, int]]:
+        response = self.shard.facet(qe.FacetRequest(key, limit=limit, exact=exact, filter=to_filter(where)))
         return [(str(hit.value), int(hit.count)) for hit in response.hits]
 
     @_engine_call
