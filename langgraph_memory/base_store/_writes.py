@@ -121,6 +121,8 @@ def plan_puts(
     """Validate the batch's puts (the last one per item wins) and find what they replace.
 
     ``fields`` are the index's default paths (``None``: no index)."""
+    if not ops:  # a batch of reads: no clock, no lookup
+        return []
     last: dict[Key, PutOp] = {}
     for op in ops:
         namespace = check_namespace(op.namespace)
