@@ -25,7 +25,7 @@ observation facts, embedded once with the offline MiniLM (cached in ``--vectors`
 SqliteStore's vector index needs an sqlite3 that loads extensions. Many Python builds
 (this project's venv among them) compile it without ``enable_load_extension``; then::
 
-    pip install sqlite-vec pysqlite3-binary   # Linux x86-64 wheels of SQLite with extensions on
+    pip install sqlite-vec pysqlite3-binary   # both in the dev extra; pysqlite3-binary: Linux x86-64 wheels
 
 and this script hands ``SqliteStore`` a ``pysqlite3`` connection (it takes any DB-API
 connection). Without either, the sqlite rows are left out and the script says so.
