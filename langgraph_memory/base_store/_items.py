@@ -14,6 +14,7 @@ Three kinds of points share the collection, told apart by ``status``:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -31,6 +32,7 @@ from langgraph_memory.store.records import Memory, namespace_from_key, namespace
 MEMORY, ITEM, ITEM_VECTOR = "live", "item", "item_vector"
 ITEM_STATUSES = (MEMORY, ITEM)
 _POINT_IDS = uuid.UUID("8d1e5c8e-2f7a-4c55-9a43-6f0c1b7e2a10")
+_POINT_ID_BYTES = _POINT_IDS.bytes
 _MAX_EXACT_INT = 2**53
 
 
@@ -128,11 +130,22 @@ def check_key(key: Any) -> str:
 
 
 def item_point_id(namespace: tuple[str, ...], key: str) -> str:
-    """The point of item ``key`` of ``namespace``: distinct for every (namespace, key)."""
-    return str(uuid.uuid5(_POINT_IDS, namespace_key(namespace) + "\x00" + key))
+    """The point of item ``key`` of ``namespace``: distinct for every (namespace, key).
+
+    ``str(uuid.uuid5(_POINT_IDS, name))``, computed from the SHA-1 directly: the ``uuid``
+    module builds two UUID objects and formats through an int, several times the hash's
+    cost on every put and get."""
+    digest = bytearray(hashlib.sha1(_POINT_ID_BYTES + (namespace_key(namespace) + "\x00" + key).encode()).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    h = digest.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def as_uuid(key: str) -> str | None:
+    """``key`` as a canonical UUID string, or ``None`` (most keys: no parse attempted)."""
+    if len(key) < 32:  # no form ``uuid.UUID`` accepts is shorter than its 32 hex digits
+        return None
     try:
         return str(uuid.UUID(key))
     except (ValueError, TypeError, AttributeError):

@@ -149,7 +149,9 @@ def _recent(
     there are fewer; ``skip`` ids are left out. Also says whether that is all there are."""
     flt = check_filter(op.filter)
     wheres = _wheres(op, now, ITEM_STATUSES, indexes)
-    n = max(want + len(skip), 16)
+    # Without a filter left to Python every row is kept: ask for the page, not more (each
+    # row read costs its payload's conversion).
+    n = want + len(skip) if not flt else max(want + len(skip), 16)
     while True:
         rows = backend.query_batch([FetchQuery(w, n, order_by="updated_at") for w in wheres])
         points = sorted((h.point for hits in rows for h in hits), key=lambda p: -p.payload["updated_at"])
@@ -221,10 +223,16 @@ def list_namespaces(backend: Backend, op: ListNamespacesOp) -> list[tuple[str, .
     where = Where(
         status=ITEM_STATUSES, namespace_prefix=namespace_key(prefix) if prefix else None, alive_at=time.time()
     )
+    # The engine's prefix filter is exact when the only condition is a literal prefix (the
+    # common call): then no namespace needs checking again here.
+    exact = not conditions or (len(conditions) == 1 and len(prefix) == len(condition_path(conditions[0]))
+                               and conditions[0].match_type == "prefix")
     found: set[tuple[str, ...]] = set()
-    for key, _ in backend.facet("namespace", where, limit=FACET_LIMIT):
+    # Only which namespaces hold a live item matters, not how many: the engine's estimated
+    # counts come from the same per-point filter (Edge: 7x faster than exact counts at 2k items).
+    for key, _ in backend.facet("namespace", where, limit=FACET_LIMIT, exact=False):
         namespace = namespace_from_key(key)
-        if namespace_matches(namespace, conditions):
+        if exact or namespace_matches(namespace, conditions):
             found.add(namespace[: op.max_depth] if op.max_depth is not None else namespace)
     return sorted(found)[op.offset : op.offset + op.limit]
 

@@ -57,6 +57,8 @@ class PlannedPut:
     memory: Memory | None = None
     """Set when the point is (also) a memory: a memory updated through this face, or an
     item the app opted in to the pre-hook."""
+    point_id: str = ""
+    """The item's own point id (:func:`item_point_id`), computed once per put."""
 
 
 def _check_ttl(ttl: Any) -> float | None:
@@ -78,16 +80,17 @@ def lookup(
     """The live point of each (namespace, key), in one engine call: an item's own point, or
     the memory whose id the key is. ``stored``, when given, receives every point read,
     expired ones included."""
-    candidates = {k: [item_point_id(*k)] + ([u] if (u := as_uuid(k[1])) else []) for k in keys}
-    ids = sorted({i for ids in candidates.values() for i in ids})
+    # Each key's candidates: its item point, then the memory whose id the key is (if a UUID).
+    candidates = {k: (item_point_id(*k), as_uuid(k[1])) for k in keys}
+    ids = sorted({i for pair in candidates.values() for i in pair if i is not None})
     found = {p.id: p for p in backend.retrieve(ids)} if ids else {}
     if stored is not None:
         stored.update(found)
     out: dict[Key, StoredPoint] = {}
-    for (namespace, key), ids in candidates.items():
-        for i in ids:
-            point = found.get(i)
-            if point is not None and owns(point, namespace, as_uuid(key) if is_memory(point.payload) else key, now):
+    for (namespace, key), (item_id, memory_id) in candidates.items():
+        for i in (item_id, memory_id):
+            point = found.get(i) if i is not None else None
+            if point is not None and owns(point, namespace, memory_id if is_memory(point.payload) else key, now):
                 out[(namespace, key)] = point
                 break
     return out
@@ -118,6 +121,8 @@ def plan_puts(
     """Validate the batch's puts (the last one per item wins) and find what they replace.
 
     ``fields`` are the index's default paths (``None``: no index)."""
+    if not ops:  # a batch of reads: no clock, no lookup
+        return []
     last: dict[Key, PutOp] = {}
     for op in ops:
         namespace = check_namespace(op.namespace)
@@ -130,8 +135,9 @@ def plan_puts(
     for (namespace, key), op in last.items():
         value = None if op.value is None else check_value(op.value)
         index = _check_index(op.index)
+        point_id = item_point_id(namespace, key)
         put = PlannedPut(namespace, key, value, _check_ttl(op.ttl), existing.get((namespace, key)),
-                         stored.get(item_point_id(namespace, key)))
+                         stored.get(point_id), point_id=point_id)
         old = put.existing
         updating_memory = old is not None and is_memory(old.payload)
         if updating_memory and value is not None and fields is None:
@@ -212,7 +218,7 @@ def write_puts(
                 memory = memory.evolve(expires_at=datetime.fromtimestamp(now + put.ttl * 60, tz=timezone.utc))
             upserts.append(StoredPoint(old.id, memory.to_payload(), mine[0] if mine else None, memory_sparse))
             continue
-        point_id = item_point_id(put.namespace, put.key)
+        point_id = put.point_id
         created = old.payload["created_at"] if old is not None else now
         payload = _item_payload(put, now, created, max(0, len(mine) - 1))
         upserts.append(StoredPoint(point_id, payload, mine[0] if mine else None, memory_sparse))

@@ -105,6 +105,8 @@ def stored_time(value: Any, *, expiry: bool = False) -> datetime | None:
     bounded (or by hand) may hold any number. ``None`` stays ``None``; an ``expiry`` past
     :data:`TIME_MAX` (or not a number) reads as "no expiry"; any other time is clamped
     into [:data:`TIME_MIN`, :data:`TIME_MAX`] (not a number: :data:`TIME_MIN`)."""
+    if type(value) is float and EPOCH_MIN < value < EPOCH_MAX:  # what the store writes: every read's dates
+        return datetime.fromtimestamp(value, tz=timezone.utc)
     if value is None:
         return None
     number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan

@@ -154,6 +154,8 @@ def namespace_key(namespace: Namespace) -> str:
 
 
 def namespace_from_key(key: str) -> Namespace:
+    if "%" not in key:  # nothing escaped: the common case, several times cheaper
+        return tuple(key.split("/"))
     return tuple(p.replace("%2F", "/").replace("%25", "%") for p in key.split("/"))
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
 import threading
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import qdrant_edge as qe
 
@@ -97,23 +96,18 @@ class _EdgeDialect:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@contextlib.contextmanager
-def _panics_as_errors() -> Iterator[None]:
-    # The engine is Rust: a panic surfaces as pyo3's PanicException, a BaseException that
-    # would escape every ``except Exception`` up to the app's main loop.
-    try:
-        yield
-    except BaseException as exc:
-        if type(exc).__name__ == "PanicException":
-            raise StorageError(f"Qdrant Edge failed: {exc}") from None
-        raise
-
-
 def _engine_call(method: F) -> F:
+    # The engine is Rust: a panic surfaces as pyo3's PanicException, a BaseException that
+    # would escape every ``except Exception`` up to the app's main loop. A plain try (not a
+    # context manager): this wraps every engine call, a few per get and a dozen per turn.
     @functools.wraps(method)
     def call(*args: Any, **kwargs: Any) -> Any:
-        with _panics_as_errors():
+        try:
             return method(*args, **kwargs)
+        except BaseException as exc:
+            if type(exc).__name__ == "PanicException":
+                raise StorageError(f"Qdrant Edge failed: {exc}") from None
+            raise
 
     return call  # type: ignore[return-value]
 
@@ -354,8 +348,8 @@ class EdgeBackend:
         self.shard.update(qe.UpdateOperation.create_field_index(key, schema))
 
     @_engine_call
-    def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
-        response = self.shard.facet(qe.FacetRequest(key, limit=limit, exact=True, filter=to_filter(where)))
+    def facet(self, key: str, where: Where, *, limit: int, exact: bool = True) -> list[tuple[str, int]]:
+        response = self.shard.facet(qe.FacetRequest(key, limit=limit, exact=exact, filter=to_filter(where)))
         return [(str(hit.value), int(hit.count)) for hit in response.hits]
 
     @_engine_call

@@ -297,10 +297,10 @@ class QdrantClientBackend:
             warnings.simplefilter("ignore", UserWarning)  # local mode ignores payload indexes
             self.client.create_payload_index(self.collection, key, schema, wait=True)
 
-    def facet(self, key: str, where: Where, *, limit: int) -> list[tuple[str, int]]:
+    def facet(self, key: str, where: Where, *, limit: int, exact: bool = True) -> list[tuple[str, int]]:
         with self._guard():
             response = self.client.facet(
-                self.collection, key, facet_filter=to_filter(where), limit=limit, exact=True
+                self.collection, key, facet_filter=to_filter(where), limit=limit, exact=exact
             )
         return [(str(hit.value), int(hit.count)) for hit in response.hits]
 
