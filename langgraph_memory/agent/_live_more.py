@@ -27,7 +27,8 @@ MAX_FOLLOW_UPS = 2
 LATEST_WHEN_NAMED = 5
 """A room's latest messages shown when the turn's message names the room."""
 _LISTED = 200
-"""At most this many of a room's latest messages are read."""
+"""Follow-ups are looked for among a room's latest this many messages (the room is read
+whole, as pages come in id order; the digest keeps it short)."""
 
 
 def _names_room(text: str, room: str) -> bool:

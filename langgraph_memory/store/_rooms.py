@@ -258,12 +258,15 @@ class RoomMessages:
     def live_messages(
         self, *, namespace: Namespace, room: str, until: datetime | None = None, limit: int | None = None,
     ) -> list[RoomMessage]:
-        """The room's live messages, oldest first (those observed up to ``until``)."""
+        """The room's live messages, oldest first (those observed up to ``until``); the
+        ``limit`` oldest of them when given."""
         where = self._room_where(namespace, room, until=until)
         backend = self._rooms_backend()
         found: list[RoomMessage] = []
         offset = None
-        while limit is None or len(found) < limit:
+        # Every page is read even with a limit: pages come in id order, not time order, so
+        # stopping early would return some messages rather than the oldest.
+        while True:
             points, offset = backend.scroll(where, limit=_SCROLL_BATCH, offset=offset)
             found += [RoomMessage.from_point(p) for p in points]
             if offset is None:
