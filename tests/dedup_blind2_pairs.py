@@ -53,7 +53,7 @@ PAIRS: list[BlindPair] = [
               "correction", "en", C, "changed decision, migrated from X to Y"),
     BlindPair("Ezra's GP is Dr Hussain", "Ezra's GP is Dr Morrow", "correction", "en", W,
               "value in slot: one-of person, no marker"),
-    BlindPair("I don't eat meat", "gave up being veggie last year, i eat chicken again",
+    BlindPair("I haven't eaten meat in years", "gave up being veggie, i eat chicken again these days",
               "correction", "en", C, "negation flip, first person"),
     BlindPair("Magnus does kickboxing twice a week", "magnus dropped kickboxing, he climbs twice a week instead",
               "correction", "en", C, "stop one start another"),
