@@ -1,12 +1,19 @@
 """Issue 25's held-out measurements: dedup and capture on sets nobody tunes on.
 
-    HF_HUB_OFFLINE=1 python benchmarks/blind_eval.py [--part dedup|capture|sequences] [-v]
+    HF_HUB_OFFLINE=1 python benchmarks/blind_eval.py [--round 1|2] [--part dedup|capture|sequences|agents] [-v]
 
-The sets (written before the issue-25 policy changes by someone who wrote no policy code; see
-``docs/judgement-blind-sets.md``) are ``tests/dedup_blind_pairs.py``,
-``tests/data/preference_messages_blind.jsonl`` and ``tests/data/capture_sequences_blind.jsonl``.
-Read the figures, never the misses: ``-v`` lists the failing items, and a pair or message that
-informed a fix is no longer blind (move it to a tuning set and say so).
+Two rounds of sets, each written by a helper that wrote no policy code (see
+``docs/judgement-blind-sets.md``):
+
+- round 2 (the default, the blind one): ``tests/dedup_blind2_pairs.py``,
+  ``tests/data/preference_messages_blind2.jsonl``, ``tests/data/capture_sequences_blind2.jsonl``;
+- round 1 (declassified: the policy helpers tune on it from round 2 on, its figures are history):
+  ``tests/dedup_blind_pairs.py``, ``tests/data/preference_messages_blind.jsonl``,
+  ``tests/data/capture_sequences_blind.jsonl``.
+
+Both rounds print the same parts in the same form. Read the figures, never the misses: ``-v``
+lists the failing items, and a pair or message that informed a fix is no longer blind (move it to
+a tuning set and say so).
 
 What it prints, and the functions it calls (kept to public or clearly named ones, so the script
 survives changes to the policies behind them):
@@ -50,6 +57,7 @@ import os
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -62,11 +70,28 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from benchmarks.dedup_pairs import pair_cosines, report  # noqa: E402
 from benchmarks.preference_eval import evaluate, load  # noqa: E402
-from tests.dedup_blind_pairs import PAIRS, BlindPair  # noqa: E402
+from tests import dedup_blind2_pairs, dedup_blind_pairs  # noqa: E402
+from tests.dedup_blind_pairs import BlindPair  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
-MESSAGES = DATA / "preference_messages_blind.jsonl"
-SEQUENCES = DATA / "capture_sequences_blind.jsonl"
+
+
+@dataclass(frozen=True)
+class BlindRound:
+    """One round of held-out sets: dedup pairs, capture messages, capture sequences."""
+
+    number: int
+    pairs: list[BlindPair]
+    messages: Path
+    sequences: Path
+
+
+ROUNDS = {
+    1: BlindRound(1, dedup_blind_pairs.PAIRS, DATA / "preference_messages_blind.jsonl",
+                  DATA / "capture_sequences_blind.jsonl"),
+    2: BlindRound(2, dedup_blind2_pairs.PAIRS, DATA / "preference_messages_blind2.jsonl",
+                  DATA / "capture_sequences_blind2.jsonl"),
+}
 NOW = datetime(2026, 11, 23, tzinfo=timezone.utc)
 TYPES = ("preference", "intent", "constraint")
 
@@ -102,28 +127,29 @@ SUBSETS = {
 }
 
 
-def subset_lines(decisions: list[str]) -> list[str]:
+def subset_lines(pairs: list[BlindPair], decisions: list[str]) -> list[str]:
     lines = []
     for name, keep in SUBSETS.items():
-        idx = [i for i, p in enumerate(PAIRS) if keep(p)]
-        lines.append(merges_line(name, [PAIRS[i] for i in idx], [decisions[i] for i in idx]))
+        idx = [i for i, p in enumerate(pairs) if keep(p)]
+        lines.append(merges_line(name, [pairs[i] for i in idx], [decisions[i] for i in idx]))
     return lines
 
 
 # ----------------------------------------------------------------------------------- (a) dedup
 
-def dedup_part(verbose: bool) -> None:
+def dedup_part(blind: BlindRound, verbose: bool) -> None:
     from langgraph_memory.store._dedup import DedupPolicy
 
+    pairs = blind.pairs
     policy = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
-    cosines = pair_cosines(PAIRS)
-    verdicts = [policy.decide(p.new, p.old, c) for p, c in zip(PAIRS, cosines)]
+    cosines = pair_cosines(pairs)
+    verdicts = [policy.decide(p.new, p.old, c) for p, c in zip(pairs, cosines)]
     decisions = [v.decision for v in verdicts]
-    print(f"(a) dedup policy on {len(PAIRS)} blind pairs (DedupPolicy.decide, all-MiniLM-L6-v2 cosines)")
-    print(report(PAIRS, cosines, decisions))
-    print("\n".join(subset_lines(decisions)))
+    print(f"(a) dedup policy on {len(pairs)} round-{blind.number} blind pairs (DedupPolicy.decide, all-MiniLM-L6-v2 cosines)")
+    print(report(pairs, cosines, decisions))
+    print("\n".join(subset_lines(pairs, decisions)))
     if verbose:
-        for p, c, v in zip(PAIRS, cosines, verdicts):
+        for p, c, v in zip(pairs, cosines, verdicts):
             if v.decision != p.expected:
                 print(f"    [{p.lang} {p.kind}] {p.expected} -> {v.decision} ({c:.2f}): {p.old!r} / {p.new!r}: {v.reason}")
 
@@ -131,7 +157,7 @@ def dedup_part(verbose: bool) -> None:
         store = open_store(directory)
         try:
             actions = []
-            for i, pair in enumerate(PAIRS):
+            for i, pair in enumerate(pairs):
                 ns = ("memories", f"blind-dedup-{i}")
                 store.remember(pair.old, namespace=ns)
                 actions.append(store.remember(pair.new, namespace=ns))
@@ -141,9 +167,9 @@ def dedup_part(verbose: bool) -> None:
         "different" if r.action == "inserted" else (r.verdict.decision if r.verdict else r.action) for r in actions
     ]
     print("\n(a') the same pairs through MemoryStore.remember (old, then new) on Qdrant Edge, offline MiniLM")
-    print("\n".join(subset_lines(store_decisions)))
+    print("\n".join(subset_lines(pairs, store_decisions)))
     if verbose:
-        for p, r in zip(PAIRS, actions):
+        for p, r in zip(pairs, actions):
             merged = r.action != "inserted"
             if merged != (p.expected != "different"):
                 why = r.verdict.reason if r.verdict else "no candidate"
@@ -173,11 +199,11 @@ def ratio(num: int, den: int) -> str:
     return f"{num}/{den} ({num / den:.2f})" if den else "-"
 
 
-def capture_part(verbose: bool) -> None:
+def capture_part(blind: BlindRound, verbose: bool) -> None:
     from langgraph_memory import PreferenceCapture
 
-    rows = load(MESSAGES)
-    print(f"(b) capture on {len(rows)} blind messages (benchmarks.preference_eval.evaluate)")
+    rows = load(blind.messages)
+    print(f"(b) capture on {len(rows)} round-{blind.number} blind messages (benchmarks.preference_eval.evaluate)")
     for name in ("all", "en", "fr"):
         subset = [r for r in rows if name == "all" or r["lang"] == name]
         print(f"  {name:<4}", json.dumps({k: round(v, 3) for k, v in evaluate(subset).items()}))
@@ -251,10 +277,10 @@ def print_sequence_misses(tag: str, rows: list[dict[str, Any]], outcomes: list[l
             print(f"    [{tag}{row['lang']}] {row['label']} -> {len(live)} live: {row['first']!r} / {row['second']!r}")
 
 
-def sequences_part(verbose: bool) -> None:
+def sequences_part(blind: BlindRound, verbose: bool) -> None:
     from langgraph_memory import PreferenceCapture
 
-    rows = load(SEQUENCES)
+    rows = load(blind.sequences)
     outcomes, turns_captured = [], []
     with tempfile.TemporaryDirectory() as directory:
         store = open_store(directory)
@@ -269,7 +295,7 @@ def sequences_part(verbose: bool) -> None:
         finally:
             store.close()
 
-    print(f"(c) capture sequences: {len(rows)} two-turn pairs through PreferenceCapture.capture on Qdrant Edge")
+    print(f"(c) capture sequences: {len(rows)} round-{blind.number} two-turn pairs through PreferenceCapture.capture on Qdrant Edge")
     for label in ("both", "replace", "all"):
         for lang in ("en", "fr", "all"):
             idx = [i for i, r in enumerate(rows) if label in ("all", r["label"]) and lang in ("all", r["lang"])]
@@ -303,13 +329,13 @@ def build_agent(path: str, store: Any, model: Any) -> Any:
         return create_react_agent(model, checkpointer=InMemorySaver(), **react_agent_hooks(store))
 
 
-def agents_part(verbose: bool) -> None:
+def agents_part(blind: BlindRound, verbose: bool) -> None:
     from langchain_core.messages import AIMessage, HumanMessage
 
     from langgraph_memory.testing import ScriptedChatModel
 
-    rows = load(SEQUENCES)
-    print(f"(d) the {len(rows)} sequences as two user turns of a real agent, memory options at their defaults, "
+    rows = load(blind.sequences)
+    print(f"(d) the {len(rows)} round-{blind.number} sequences as two user turns of a real agent, memory options at their defaults, "
           "a scripted model that only answers 'Noted.'")
     with tempfile.TemporaryDirectory() as directory:
         store = open_store(directory)
@@ -343,11 +369,13 @@ PARTS = {"dedup": dedup_part, "capture": capture_part, "sequences": sequences_pa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=2,
+                        help="which sets: 2 (default, the blind one) or 1 (declassified, tuned on from round 2 on)")
     parser.add_argument("--part", choices=sorted(PARTS), action="append", help="run only this part (repeatable)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list the failing items (reading them unblinds them)")
     args = parser.parse_args()
     for name in args.part or list(PARTS):
-        PARTS[name](args.verbose)
+        PARTS[name](ROUNDS[args.round], args.verbose)
         print()
 
 

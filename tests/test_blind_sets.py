@@ -1,43 +1,97 @@
-"""The issue-25 held-out sets load, are well formed and stay out of the tuning sets.
+"""The issue-25 held-out sets load, are well formed, and round 2 stays out of every other set.
+
+Round 1 (``tests/dedup_blind_pairs.py``, ``*_blind.jsonl``) is declassified: the policy helpers tune
+on it from round 2 on, so only its shape is checked here. Round 2 (``tests/dedup_blind2_pairs.py``,
+``*_blind2.jsonl``) is the blind one: no sentence of it may appear, after normalisation, in the
+tuning sets, in round 1, or as a string anywhere else in ``tests/`` and ``benchmarks/``.
 
 No figure of the policies is asserted here: the sets only measure (``benchmarks/blind_eval.py``).
 """
 
 from __future__ import annotations
 
+import ast
 import json
+import re
+import unicodedata
 from collections import Counter
 from datetime import date
 from pathlib import Path
 
 import pytest
 
-from benchmarks.blind_eval import date_right, parse_span
-from tests.dedup_blind_pairs import LABELS, PAIRS
+from benchmarks.blind_eval import ROUNDS, date_right, parse_span
+from tests.dedup_blind_pairs import LABELS
 from tests.dedup_pairs import PAIRS as TUNING_PAIRS
 
-DATA = Path(__file__).parent / "data"
+TESTS = Path(__file__).parent
+DATA = TESTS / "data"
+ROUND_2_FILES = {"dedup_blind2_pairs.py", "preference_messages_blind2.jsonl", "capture_sequences_blind2.jsonl",
+                 Path(__file__).name}
+# Round 2's minimum sizes (round 1 keeps the sizes it was written with).
+MIN_SIZES = {1: (70, 80, 30), 2: (100, 90, 30)}
 
 
-def rows(name: str) -> list[dict]:
-    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+def rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def test_dedup_blind_pairs_are_labelled_and_balanced():
-    assert len(PAIRS) >= 70
-    assert all(p.expected in LABELS and p.lang in ("en", "fr") and p.kind for p in PAIRS)
-    assert all(p.old.strip() and p.new.strip() and p.old != p.new for p in PAIRS)
-    assert len({(p.old, p.new) for p in PAIRS}) == len(PAIRS)
-    assert sum(p.conversational for p in PAIRS) * 2 >= len(PAIRS)
-    langs = Counter(p.lang for p in PAIRS)
-    assert min(langs.values()) * 5 >= len(PAIRS) * 2  # each language at least 40%
-    merges = sum(p.expected != "different" for p in PAIRS)
-    assert 0.4 <= merges / len(PAIRS) <= 0.6
+def normalised(text: str) -> str:
+    """Case, accents, punctuation and spacing folded away: "Ça va, Noël !" ~ "ca va noel"."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join(re.findall(r"[a-z0-9]+", "".join(c for c in folded if not unicodedata.combining(c))))
 
 
-def test_preference_blind_messages_are_labelled():
-    messages = rows("preference_messages_blind.jsonl")
-    assert len(messages) >= 80
+def round_2_sentences() -> set[str]:
+    blind = ROUNDS[2]
+    texts = {t for p in blind.pairs for t in (p.old, p.new)}
+    texts |= {m["text"] for m in rows(blind.messages)}
+    texts |= {t for s in rows(blind.sequences) for t in (s["first"], s["second"])}
+    return texts
+
+
+def strings_elsewhere() -> set[str]:
+    """Every sentence-like string outside round 2: the tuning pairs, every other data set (tuning sets
+    and round 1), and every string literal in the other modules of tests/ and benchmarks/."""
+    found = {t for p in TUNING_PAIRS for t in (p.old, p.new)}
+    for path in DATA.glob("*.jsonl"):
+        if path.name not in ROUND_2_FILES:
+            found |= {v for row in rows(path) for v in row.values() if isinstance(v, str)}
+    for folder in (TESTS, TESTS.parent / "benchmarks"):
+        for path in folder.rglob("*.py"):
+            if path.name not in ROUND_2_FILES:
+                tree = ast.parse(path.read_text(encoding="utf-8"))
+                found |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return found
+
+
+@pytest.mark.parametrize("number", sorted(ROUNDS))
+def test_dedup_blind_pairs_are_labelled_and_balanced(number):
+    pairs = ROUNDS[number].pairs
+    assert len(pairs) >= MIN_SIZES[number][0]
+    assert all(p.expected in LABELS and p.lang in ("en", "fr") and p.kind for p in pairs)
+    assert all(p.old.strip() and p.new.strip() and p.old != p.new for p in pairs)
+    assert len({(p.old, p.new) for p in pairs}) == len(pairs)
+    assert sum(p.conversational for p in pairs) * 2 >= len(pairs)
+    langs = Counter(p.lang for p in pairs)
+    assert min(langs.values()) * 5 >= len(pairs) * 2  # each language at least 40%
+    merges = sum(p.expected != "different" for p in pairs)
+    assert 0.4 <= merges / len(pairs) <= 0.6
+
+
+def test_round_2_pairs_are_balanced_within_each_language():
+    pairs = ROUNDS[2].pairs
+    for lang in ("en", "fr"):
+        mine = [p for p in pairs if p.lang == lang]
+        merges = sum(p.expected != "different" for p in mine)
+        assert 0.4 <= merges / len(mine) <= 0.6
+        assert {p.expected for p in mine} == set(LABELS)
+
+
+@pytest.mark.parametrize("number", sorted(ROUNDS))
+def test_preference_blind_messages_are_labelled(number):
+    messages = rows(ROUNDS[number].messages)
+    assert len(messages) >= MIN_SIZES[number][1]
     assert {m["label"] for m in messages} == {"preference", "intent", "constraint", "neutral"}
     assert {m["lang"] for m in messages} == {"en", "fr"}
     assert all(set(m) <= {"text", "lang", "label", "when"} and m["text"].strip() for m in messages)
@@ -45,25 +99,44 @@ def test_preference_blind_messages_are_labelled():
     dated = [m for m in messages if "when" in m]
     assert dated and all(m["label"] == "intent" for m in dated)
     assert all(parse_span(m["when"]) is not None for m in dated)
+    # every type, neutral included, in both languages
+    assert len(Counter((m["lang"], m["label"]) for m in messages)) == 8
 
 
-def test_capture_sequences_are_labelled():
-    sequences = rows("capture_sequences_blind.jsonl")
-    assert len(sequences) >= 30
+@pytest.mark.parametrize("number", sorted(ROUNDS))
+def test_capture_sequences_are_labelled(number):
+    sequences = rows(ROUNDS[number].sequences)
+    assert len(sequences) >= MIN_SIZES[number][2]
     assert all(set(s) == {"first", "second", "label", "lang"} for s in sequences)
     assert Counter(s["label"] for s in sequences).keys() == {"both", "replace"}
-    assert {s["lang"] for s in sequences} == {"en", "fr"}
+    assert len(Counter((s["lang"], s["label"]) for s in sequences)) == 4
     assert all(s["first"].strip() and s["second"].strip() and s["first"] != s["second"] for s in sequences)
 
 
-def test_no_blind_sentence_is_in_a_tuning_set():
-    tuning = {t for p in TUNING_PAIRS for t in (p.old, p.new)}
-    for name in ("preference_messages.jsonl", "preference_messages_holdout.jsonl"):
-        tuning |= {m["text"] for m in rows(name)}
-    blind = {t for p in PAIRS for t in (p.old, p.new)}
-    blind |= {m["text"] for m in rows("preference_messages_blind.jsonl")}
-    blind |= {t for s in rows("capture_sequences_blind.jsonl") for t in (s["first"], s["second"])}
-    assert not blind & tuning
+def test_round_2_sentences_are_unique_within_the_round():
+    blind = ROUNDS[2]
+    messages = [normalised(m["text"]) for m in rows(blind.messages)]
+    assert len(set(messages)) == len(messages)
+    turns = [normalised(t) for s in rows(blind.sequences) for t in (s["first"], s["second"])]
+    assert len(set(turns)) == len(turns)
+    assert not set(messages) & set(turns)
+
+
+def test_no_round_2_sentence_is_anywhere_else():
+    blind = {normalised(t) for t in round_2_sentences()}
+    elsewhere = {normalised(t) for t in strings_elsewhere()}
+    assert len(blind) > 300  # the sets were read, and the comparison is not vacuous
+    assert not blind & elsewhere
+
+
+def test_normalised_folds_form_only():
+    assert normalised("Ça va, Noël !") == normalised("ca  va NOEL") == "ca va noel"
+    assert normalised("I'm allergic to kiwi") != normalised("I'm allergic to mango")
+
+
+def test_rounds_are_distinct_files():
+    assert ROUNDS[1].messages != ROUNDS[2].messages and ROUNDS[1].sequences != ROUNDS[2].sequences
+    assert not {(p.old, p.new) for p in ROUNDS[1].pairs} & {(p.old, p.new) for p in ROUNDS[2].pairs}
 
 
 @pytest.mark.parametrize(("captured", "expected", "right"), [
