@@ -213,7 +213,10 @@ class StoreConnection:
 
         Qdrant Edge holds the GIL for the whole build (about 11 s for 20k memories of 384
         dimensions on 2 cores): every thread of the process, the event loop included, waits
-        for it, even when it runs in a background thread. Call it when no turn is served."""
+        for it, even when it runs in a background thread. Call it when no turn is served.
+        Smaller segments built as they fill, or a build in a child process, were measured
+        and do not avoid this (``docs/benchmarks.md``, "Index builds and query embedding");
+        ``docs/upstream/qdrant-edge-gil.md`` asks the binding to release the GIL."""
         return self._backend.optimize()
 
     def flush(self, timeout: float | None = None) -> bool:

