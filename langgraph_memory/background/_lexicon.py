@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from langgraph_memory.background._idioms import DISCOURSE, ELLIPTIC, ELLIPTIC_OVER, FUTURE, HYPOTHETICAL, PAST, PLAN, RULE, TASTE
+
 __all__ = ["passes_filter", "rule_classify", "RuleVerdict"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
@@ -39,7 +41,7 @@ _NEGATED_HABIT = (
     r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re)\b")
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
 _AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
-              r"^\s*(?:pas de|no)\s+(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
+              rf"^\s*{DISCOURSE}(?:pas de|pas d'|no)\s*(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
               r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression)\w+")
 # Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
 _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
@@ -48,18 +50,25 @@ _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|b
           rf"pas plus de|plus de|moins de|au plus|jusqu'[àa]|d[ée]passer|exceed)\s+{_NUMBER}\b|"
           rf"{_NUMBER}\s+(?:\w+\s+)?(?:maximum|max)\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
-_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif)\b|"
+_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé)\b|très peu pour moi|"
           r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"
           r"(?:n'est pas|pas)\s+(?:vraiment\s+|trop\s+)?pour moi\b")
-# A plan said with a time to come: "we're moving next spring", "on part en août".
-_MONTH_NAMES = (r"january|february|march|april|may|june|july|august|september|october|november|december|"
-                r"janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre")
-_SEASON_NAMES = r"spring|summer|autumn|fall|winter|printemps|[ée]t[ée]|automne|hiver"
-_FUTURE = (rf"\b(?:next|this|coming)\s+(?:week|month|year|{_SEASON_NAMES})\b|\b(?:tomorrow|demain)\b|"
-           rf"\b(?:in|en|by|before|avant|after|apr[èe]s|d'ici)\s+(?:{_MONTH_NAMES}|{_SEASON_NAMES})\b|"
-           rf"\bau\s+printemps\b|\b(?:prochain|prochaine)\b")
-_FUTURE_PLAN = (rf"(?:i'm|i am|we're|we are)\s+\w+ing\b(?=.*(?:{_FUTURE}))|"
-                rf"(?<!\w)(?:je|j'|on|nous)\s*(?!suis|est|sommes|ai|a\b|avons)\w+(?=.*(?:{_FUTURE}))")
+# A plan said in the present with a time to come, before or after it: "we're moving next
+# spring", "next Tuesday I'm meeting", "on part en août", "demain soir je passe" (the time
+# is :data:`~langgraph_memory.background._idioms.FUTURE`; a past or an imperfect is not a plan).
+_TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?!going to\b|gonna\b)\w+ing\b", re.IGNORECASE)
+_TIMED_FR = re.compile(
+    r"(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:me\s+|m'|nous\s+|y\s+)?"
+    r"(?!suis\b|est\b|sommes\b|ai\b|a\b|avons\b|étais|était|avais|avait|devais|allais|[ée]tions)"
+    r"(?![^\W\d_]+(?:ais|ait|aient|ions|iez)\b)[^\W\d_]{2,}\b", re.IGNORECASE | re.UNICODE)
+_FR_WORDS = re.compile(r"\b(?:le|la|les|de|du|des|je|j|nous|un|une|chez|au|aux|est|et|pour|que|mon|ma|mes|ce|cette|"
+                       r"cet|dans|avec|sur)\b", re.IGNORECASE | re.UNICODE)
+_EN_WORDS = re.compile(r"\b(?:the|a|an|i|i'm|we|my|is|are|to|of|and|for|at|in|with|this|next)\b", re.IGNORECASE)
+
+
+def _timed_cue(text: str) -> re.Pattern[str]:
+    """The present-tense pattern of ``text``'s language (French when its function words say so)."""
+    return _TIMED_FR if len(_FR_WORDS.findall(text)) > len(_EN_WORDS.findall(text)) else _TIMED_EN
 
 _QUESTION_START = re.compile(
     r"^\s*(what|which|who|why|how|when|where|do|does|did|can|could|would|is|are|should|"
@@ -71,7 +80,7 @@ _OWN = re.compile(
     r"\b(my|mon|ma|mes)\s+(\w+\s+)?(favou?rite|goal|budget|objective|objectif|pr[ée]f[ée]r[ée]e?s?|"
     r"thing|jam|cup of tea|truc|genre|kif)\b|\b(for me|pour moi)\b", _FLAGS)
 _IMPERATIVE = re.compile(
-    r"^\s*(please\s+)?(remind me|remember to|don'?t let me forget|always|never|"
+    rf"^\s*{DISCOURSE}(please\s+)?(remind me|remember to|don'?t let me forget|always|never|"
     r"rappelle-moi|n'oublie pas|r[ée]ponds-moi|ne m'|ne me|toujours|jamais|avoid|skip|stay away|steer clear|"
     r"keep|limit|don'?t|do not|[ée]vite[sz]?|limite[sz]?|garde[sz]?|pas de|no)\b",
     _FLAGS,
@@ -102,18 +111,18 @@ _CANT_IDIOM = (r"(?!\s+(?:wait|believe|thank|imagine|help|stop|say|tell|get over
 _CONSTRAINT = re.compile(
     rf"\b(allergic|allergique|don'?t eat|ne mange pas|can'?t{_CANT_IDIOM}|cannot{_CANT_IDIOM}|"
     rf"peux pas|budget|jamais|toujours)\b|\b(?:always|never)\s+(?:\w+\s+)?{_RULE_VERBS}|"
-    rf"(?:^|(?<=[.!;]\s))\s*(?:please\s+)?(?:always|never)\b|(?<!\w)(?:{_NEGATED_HABIT}|{_AVOIDANCE}|{_RESTRICTION}|{_LIMIT})",
+    rf"(?:^|(?<=[.!;]\s))\s*(?:please\s+)?(?:always|never)\b|(?<!\w)(?:{_NEGATED_HABIT}|{_AVOIDANCE}|{_RESTRICTION}|{_LIMIT})|(?:{RULE})",
     _FLAGS)
 _LIMITS = re.compile(rf"(?<!\w)(?:{_LIMIT})", _FLAGS)
 _INTENT = re.compile(
     r"\b(remind me|remember to|don'?t let me forget|rappelle|n'oublie pas|plan\w*|intend\w*|"
     r"intention|going to|gonna|will|'ll|goal|objectif|decid\w*|d[ée]cid\w*|need to|il faut que je|"
     r"want(s)? to|(?:'d|would) like to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) \w+(?:er|ir|re)\b|"
-    rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{_FUTURE_PLAN})", _FLAGS)
+    rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{PLAN})", _FLAGS)
 _PREFERENCE = re.compile(
     r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
     r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt])\b|"
-    rf"(?:{_SUITS})", _FLAGS)
+    rf"(?:{_SUITS})|(?:{TASTE})", _FLAGS)
 _STRONG = re.compile(r"\b(prefer\w*|pr[ée]f[èe]r\w*|remind me|rappelle|allergic|allergique|favou?rite|d[ée]cid\w*|decid\w*)\b", _FLAGS)
 _WEAK = re.compile(r"\b(will|'ll|need to|want|veux)\b", _FLAGS)
 _NEGATIVE = re.compile(
@@ -123,9 +132,15 @@ _NEGATIVE = re.compile(
 _WORD = re.compile(r"[\w']+", _FLAGS)
 
 
+def _timed(text: str) -> bool:
+    """Whether ``text`` names a time to come and no time gone by (a plan in the present)."""
+    return bool(FUTURE.search(text)) and not PAST.search(text)
+
+
 def passes_filter(text: str) -> bool:
-    """Whether ``text`` carries a cue worth classifying; cheap (one regular expression)."""
-    return bool(_CONSTRAINT.search(text) or _PREFERENCE.search(text) or _INTENT.search(text))
+    """Whether ``text`` carries a cue worth classifying; cheap (a few regular expressions)."""
+    return bool(_CONSTRAINT.search(text) or _PREFERENCE.search(text) or _INTENT.search(text)
+                or (_timed_cue(text).search(text) and _timed(text)))
 
 
 @dataclass(frozen=True)
@@ -166,6 +181,10 @@ def _first_person_before(text: str, start: int, window: int = 5) -> bool:
     return any(w in _FIRST_PERSON for w in words)
 
 
+_USER_IN_CUE = re.compile(r"\b(?:my|me|moi)\b|\bm'", _FLAGS)
+"""An idiom whose object is the user: "gets on my nerves", "ça me saoule", "m'ennuie"."""
+
+
 def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match of ``pattern`` the user owns (first person before it, or an
     imperative / "my favourite" at it)."""
@@ -173,8 +192,10 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
         if _ritual(text, m, pattern):
             continue
         own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
-        if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON
-                or _IMPERATIVE.match(_sentence_at(text, m.start())) or _OWN.search(text)
+        sentence = _sentence_at(text, m.start())
+        if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON or _USER_IN_CUE.search(m.group(0))
+                or _IMPERATIVE.match(sentence) or ELLIPTIC.match(sentence) or ELLIPTIC_OVER.search(sentence)
+                or _OWN.search(text)
                 or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))):
             return m
     return None
@@ -184,12 +205,16 @@ def rule_classify(text: str) -> RuleVerdict:
     """The offline classifier: ``preference`` / ``intent`` / ``constraint`` / ``neutral``
     with a confidence, following the module's rules."""
     stripped = text.strip()
-    if not stripped or stripped.endswith("?") or _QUESTION_START.match(stripped):
+    if not stripped or stripped.endswith("?") or _QUESTION_START.match(stripped) or HYPOTHETICAL.match(stripped):
         return RuleVerdict("neutral", 0.9, "neutral", None)
     found: tuple[str, re.Match[str]] | None = None
     pref = _owned(stripped, _PREFERENCE)
-    for label, pattern in (("constraint", _CONSTRAINT), ("intent", _INTENT), ("preference", _PREFERENCE)):
-        m = pref if label == "preference" else _owned(stripped, pattern)
+    timed = _timed_cue(stripped) if _timed(stripped) else None
+    for label, pattern in (("constraint", _CONSTRAINT), ("intent", _INTENT), ("preference", _PREFERENCE),
+                           ("intent", timed)):
+        if pattern is None:
+            continue
+        m = pref if pattern is _PREFERENCE else _owned(stripped, pattern)
         if m is None:
             continue
         # "I don't like" is a taste, not a restriction; "can't stand" likewise.

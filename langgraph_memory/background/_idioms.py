@@ -1,0 +1,142 @@
+"""Cue families of preference capture beyond the plain verbs (prefer, avoid, plan), English
+and French: idioms of taste, restrictions said as an identity, an availability or a
+limit, polite or elliptical directives, and plans said without "I will".
+
+Each family is a kind of phrasing, not a list of sentences: the subject is part of the
+cue where a third party could take its place ("I'm into", "je suis dingue de", "I'm
+diabetic"), so "my brother is into bouldering" or "elle est diabétique" never match;
+idioms whose object pronoun is the user ("X gets on my nerves", "ça me saoule", "X
+makes me sick") are owned through that pronoun. :data:`ELLIPTIC` lists the openings that
+make a sentence the user's own with no subject at all ("Not a fan of…", "Rien ne vaut…",
+"Hors de question de…", "Gonna…").
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["TASTE", "RULE", "PLAN", "ELLIPTIC", "DISCOURSE", "HYPOTHETICAL", "PAST", "FUTURE"]
+
+_FLAGS = re.IGNORECASE | re.UNICODE
+_I_AM = r"(?:i'm|i am|i've always been|i've been|i was always)"
+_JE_SUIS = r"(?:je suis|j'suis|chuis)"
+_ADVERBS = (r"(?:(?:really|so|totally|completely|absolutely|a bit|quite|not|not really|not very|very|such|more|much|"
+            r"rather|pretty|kind of|kinda|just|always|also|honestly|vraiment|tellement|complètement|carrément|"
+            r"grave|très|trop|assez|un peu|plutôt|toujours|aussi|plus)\s+)*")
+_PRONOUN_OBJECT = r"(?!\s*(?:him|her|them|you|us|it|lui|leur)\b)"
+
+# Tastes: "I'm a sucker for", "crazy about", "into", "not big on", "more of a cat person",
+# "soft spot for", "can't get enough of", "X gets on my nerves", "bore me", "my idea of
+# hell", "right up my alley", "does nothing for me"; "je raffole", "je suis dingue de",
+# "j'ai un faible pour", "je craque pour", "ça me saoule", "m'ennuie", "me lasse", "je ne
+# me lasse pas de", "rien ne vaut", "je suis plus X que Y", "je trouve X plus Y que Z".
+TASTE = (
+    rf"{_I_AM}\s+{_ADVERBS}(?:a (?:real |total |huge |big )?sucker for|crazy about|mad about|nuts about|wild about|"
+    rf"passionate about|keen on|big on|obsessed with|hooked on|into|partial to|fond of|a (?:huge |big )?fan of|"
+    rf"more of an? \w+(?:\s+\w+)? (?:person|guy|girl|type)|an? \w+ (?:person|guy|girl))\b|"
+    r"i(?:'ve| have)\s+(?:got\s+)?(?:a\s+)?(?:real\s+|big\s+|huge\s+|soft\s+)?(?:soft spot|weakness|thing) for\b|"
+    r"can'?t get enough of\b|(?:could|can) (?:eat|drink|watch|listen to|read|play|live on) \w+(?:\s+\w+)? "
+    r"(?:every (?:single )?day|all day|forever|every week)|"
+    r"\b(?:give|gives|gave) me the (?:creeps|chills|shivers)|gets? on my nerves|drives? me (?:nuts|crazy|mad|up the wall)|"
+    r"bores? me\b|(?:is|are) my idea of (?:hell|heaven|fun|a good time)|right up my (?:alley|street)|"
+    r"(?:does|do) (?:nothing|it|wonders) for me|turns? me off|puts? me off|makes? me (?:cringe|happy)|"
+    rf"{_JE_SUIS}\s+{_ADVERBS}(?:dingue|fou|folle|fan|accro|passionn[ée]e?|amoureu(?:x|se)|friand|friande|"
+    r"gaga|fana|mordu|mordue)\b|j'en raffole|je raffole|"
+    r"j'ai\s+(?:un\s+|une\s+)?(?:gros\s+|grand\s+|petit\s+|vrai\s+|véritable\s+)?(?:faible|penchant|passion|horreur)\b|"
+    r"je craque\b|je ne me lasse (?:pas|jamais)|"
+    r"\b(?:ça|ca|cela)\s+(?:ne\s+)?m(?:e\s+|')(?:saoule|soûle|gave|gonfle|fatigue|ennuie|plaît|plait|branche|botte|"
+    r"tente|dit rien|fait (?:flipper|peur|rêver|vibrer|kiffer|craquer))|"
+    r"\bm'(?:ennuient?|épuisent?|agacent?|énervent?|insupportent?|enchantent?|passionnent?|ennuie|lassent?|"
+    r"saoulent?|dégoûtent?)\b|\bme (?:lassent?|plaisent|gonflent?|saoulent?|fatiguent?|dégoûtent?|"
+    r"rendent? (?:dingue|fou|folle))\b|"
+    rf"{_JE_SUIS}\s+(?:plus|plutôt|davantage)\s+\w+(?:\s+\w+)?\s+que\b|"
+    r"je trouve\b[^.!?]*\b(?:plus|moins|meilleur|meilleure|mieux)\b[^.!?]*\bque\b"
+)
+
+# Restrictions: an identity ("I'm diabetic", "je suis cœliaque"), a food that does not
+# agree with the user, a no-go, an availability ("I'm not available on Thursdays", "je
+# suis indisponible"), what the user does not have ("never owned a car", "pas le permis"),
+# a polite directive ("merci de ne pas", "please don't"), "interdiction de", "zéro sucre".
+_IDENTITY = (r"diabetic|vegetarian|vegan|pescatarian|pescetarian|teetotal|teetotaller|tee-total|celiac|coeliac|"
+             r"(?:lactose|gluten)[- ]intolerant|intolerant to|sober|pregnant|epileptic|asthmatic|"
+             r"diab[ée]tique|v[ée]g[ée]tarien(?:ne)?|v[ée]gane?|v[ée]g[ée]talien(?:ne)?|c(?:œ|oe)liaque|"
+             r"intol[ée]rante?|sobre|pesc[ée]tarien(?:ne)?|enceinte|[ée]pileptique|asthmatique")
+_FREE = r"available|free|busy|unavailable|booked|disponible|indisponible|libre|pris|prise|occup[ée]e?|absente?"
+_WHEN = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|weekday|morning|evening|afternoon|night|"
+         r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end|matin|soir|après-midi|nuit|before|after|"
+         r"until|between|avant|après|jusqu|entre|\d")
+_THIRD = r"(?:to|for)\s+(?:him|her|them|you|us|the|his|their|press|visitors|kids|children|guests|eux|lui|elle|elles)\b"
+RULE = (
+    rf"(?:{_I_AM}|{_JE_SUIS})\s+(?:\w+\s+)?(?:{_IDENTITY})\b|i keep (?:kosher|halal)|je mange (?:halal|casher|kascher)|"
+    r"(?:doesn'?t|don'?t|does not|do not) (?:agree|sit well) with me|makes? me (?:sick|ill|bloated|nauseous)|"
+    r"me rend(?:ent)? malade|(?:no-go|no go|off-limits|off limits|out of the question|a hard no|deal-?breaker)\b"
+    rf"(?!\s+{_THIRD})|(?:hors de question|pas question|interdiction|interdit)\s+(?:de|d'|que)\b|"
+    rf"(?:{_I_AM}|{_JE_SUIS})\s+(?:\w+\s+)?(?:not\s+|never\s+|rarely\s+)?(?:{_FREE})\b(?=[^.!?]*\b(?:{_WHEN}))|"
+    rf"je ne suis (?:pas|jamais) (?:\w+\s+)?(?:{_FREE})\b|"
+    r"(?:i've|i have) never (?:had|owned|held|learned to|learnt to)\b|"
+    r"\bmerci de (?:ne|pas|jamais|toujours|m'|me)\b|\bplease (?:don'?t|do not|never|no|avoid|skip|keep)\b|"
+    r"\b(?:surtout|jamais) (?:pas|de|d')\b|\bzéro\s+\w+|\b(?:never|jamais) (?:before|after|avant|après)\b"
+)
+
+# Plans said without "I will": "I should / ought to / must", "je devrais / je dois",
+# "faut que je", "j'envisage de", "je pense partir", "my resolution is to", "mon idée,
+# c'est de". A plan in the present with a time to come ("next Tuesday I'm meeting…",
+# "demain soir je passe…") is in :data:`FUTURE` (the classifier pairs the two).
+PLAN = (
+    r"\bi (?:really |definitely |probably )?(?:should|ought to|must|have to|gotta|got to)\s+"
+    r"(?!(?:have|'ve|be|say|admit|confess|agree|thank|apologi[sz]e|point out)\b)\w+|"
+    r"\bje (?:devrais|dois|devrai)\s+(?!(?:dire|avouer|admettre|reconna[iî]tre|être)\b)\w+|"
+    r"(?:il )?faut (?:absolument |vraiment )?que (?:je|j')|\bj'envisage\b|je me suis promis|(?:j'ai|on a|nous avons) prévu|"
+    r"\bje pense (?!que|qu'|à|a\b|pas|vraiment|trop|souvent)\w+(?:er|ir|re)\b|"
+    r"(?:my|mon|ma|our|notre)\s+(?:\w+\s+)?(?:plan|resolution|résolution|idée|idea|projet|intention|aim|but)\b"
+    r"(?=\s*(?:,\s*)?(?:is|c'est|est|was|for (?:this|next))\b)"
+)
+
+# Sentence openings that make what follows the user's own without a subject: elliptical
+# tastes and refusals, and the subject-drop plans of casual writing ("Gonna…", "Hoping
+# to…"), after an optional discourse marker.
+DISCOURSE = (r"(?:(?:also|and|oh|so|please|actually|honestly|seriously|btw|by the way|anyway|plus|from now on|"
+             r"in future|going forward|et|aussi|surtout|alors|bon|ok|okay|sinon|d'ailleurs|en fait|franchement|"
+             r"désormais|dorénavant|maintenant|à l'avenir|par contre|du coup|oh et|ah et|perso|personnellement)"
+             r"[\s,]+)*")
+ELLIPTIC = re.compile(
+    rf"^\s*{DISCOURSE}(?:not (?:a |the )?(?:big |huge )?fan of|not big on|not into|big fan of|huge fan of|"
+    rf"nothing beats{_PRONOUN_OBJECT}|rien ne vaut|rien de tel|give me\b|for me\b|pour moi\b|"
+    r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|"
+    r"(?:gonna|going to|planning to|planning on|hoping to|hope to|thinking of|thinking about|need to|have to|"
+    r"got to|gotta|must|ought to|want to|wanna|trying to|aiming to|intending to|meaning to)\s+"
+    r"(?!(?:be|have been|love|say|admit|you|him|her|them|it)\b)|faut que|"
+    rf"(?:\d+|an?|one|two|three|four|five|ten|twenty|thirty|un|une|deux|trois|quatre|cinq|dix|vingt|trente)\s+"
+    r"(?:\w+\s+){0,3}(?:max|maximum|tops|au (?:grand )?maximum|at most|au plus)\b)", _FLAGS)
+ELLIPTIC_OVER = re.compile(r"\b\w+(?:\s+\w+)?\s+over\s+\w+[^.!?]*\b(?:for me|any day|every time|anytime)\b", _FLAGS)
+"""A comparison the user owns without a verb: "Podcasts over audiobooks for me"."""
+
+# "If I were rich I'd…", "si j'avais le temps, je ferais…": a wish, not a plan or a rule.
+HYPOTHETICAL = re.compile(
+    r"^\s*(?:if|si|suppose|imagine|assuming|even if|même si)\b[^.!?]*\b(?:would|'d|could|might|were|"
+    r"\w+(?:rais|rait|rions|riez|raient)|avais|avait|étais|était)\b", _FLAGS)
+# A time gone by: the plan words around it tell what happened, not what will.
+PAST = re.compile(r"\b(?:yesterday|last (?:week|month|year|night|summer|winter|spring|autumn|fall|time)|ago|"
+                  r"hier|dernier|dernière|l'an dernier|il y a)\b", _FLAGS)
+
+_WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+_MONTH = (r"january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre|novembre|d[ée]cembre")
+_SEASON = r"spring|summer|autumn|fall|winter|printemps|[ée]t[ée]|automne|hiver"
+_COUNT = r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|quinze|quelques)"
+# A time to come: next / this / coming, tomorrow, a weekday (not "on Mondays", "le lundi":
+# those recur), in N days, a holiday, the end of a period, a day of a month, a month or a
+# season with a preposition.
+FUTURE = re.compile(
+    rf"\b(?:next|this|coming)\s+(?:week|weekend|month|year|{_SEASON}|{_WEEKDAY})\b|\b(?:tomorrow|demain|tonight|"
+    rf"ce soir|après-demain|apres-demain)\b|\b(?:prochain|prochaine)\b|"
+    rf"\b(?:ce|cet|cette)\s+(?:week-end|weekend|semaine|mois|année|{_SEASON}|{_WEEKDAY}|matin|après-midi)\b|"
+    rf"(?<!\ble )(?<!\bles )(?<!\bevery )(?<!\btous les )\b(?:{_WEEKDAY})\b(?!s)|"
+    rf"\b(?:in|within|dans|d'ici)\s+{_COUNT}\s+(?:days?|weeks?|months?|years?|jours?|semaines?|mois|ans?|années?)\b|"
+    r"\b(?:christmas|xmas|new year|noël|noel|nouvel an|jour de l'an|réveillon|halloween|easter|pâques)\b|"
+    r"\bend of (?:the |this |next )?(?:week|month|year)|\bfin (?:du mois|de la semaine|de l'année|d'année|de mois)|"
+    rf"\b(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|\b(?:le\s+)?(?:1er|\d{{1,2}})\s+(?:{_MONTH})\b|"
+    rf"\b(?:{_MONTH})\s+\d{{1,2}}\b|\b(?:first|premier) of (?:{_MONTH})\b|"
+    rf"\b(?:in|en|by|before|avant|after|apr[èe]s|d'ici|au|early|late|mid|début|fin|mi)[\s-]+(?:(?:the\s+)?(?:month of|mois de|mois d')\s*)?(?:{_MONTH}|{_SEASON})\b|"
+    rf"\bau\s+printemps\b|\bonce the (?:{_SEASON}|holidays?) (?:is|are) over|une fois (?:l'|le |la )(?:{_SEASON})|"
+    r"\b(?:next year|l'an prochain|l'année prochaine)\b|\bin 20\d\d\b|\ben 20\d\d\b", _FLAGS)
