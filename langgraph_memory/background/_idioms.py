@@ -50,7 +50,11 @@ TASTE = (
     r"saoulent?|dégoûtent?)\b|\bme (?:lassent?|plaisent|gonflent?|saoulent?|fatiguent?|dégoûtent?|"
     r"rendent? (?:dingue|fou|folle))\b|"
     rf"{_JE_SUIS}\s+(?:plus|plutôt|davantage)\s+\w+(?:\s+\w+)?\s+que\b|"
-    r"je trouve\b[^.!?]*\b(?:plus|moins|meilleur|meilleure|mieux)\b[^.!?]*\bque\b"
+    r"je trouve\b[^.!?]*\b(?:plus|moins|meilleur|meilleure|mieux)\b[^.!?]*\bque\b|"
+    # Elliptical tastes, the user's by their place at a sentence's start (see ELLIPTIC).
+    rf"nothing beats{_PRONOUN_OBJECT}|rien ne vaut|rien de tel|not (?:a |the )?(?:big |huge )?fan of|not big on|"
+    r"not into|give me\b[^.!?]*\bover\b|(?:for me|pour moi),?\s+(?:it's|it is|c'est)\b[^.!?]*\b(?:over|rather than|plutôt que|plus que)\b|\bover\b[^.!?]*\b(?:for me|any day|every time|anytime)\b|"
+    r"\bkeep (?:(?:it|them|things|your|the|my)\s+)?(?:\w+\s+)?(?:short|brief|concise|simple|casual|light)\b"
 )
 
 # Restrictions: an identity ("I'm diabetic", "je suis cœliaque"), a food that does not
@@ -74,7 +78,8 @@ RULE = (
     rf"(?:{_I_AM}|{_JE_SUIS})\s+(?:\w+\s+)?(?:not\s+|never\s+|rarely\s+)?(?:{_FREE})\b(?=[^.!?]*\b(?:{_WHEN}))|"
     rf"je ne suis (?:pas|jamais) (?:\w+\s+)?(?:{_FREE})\b|"
     r"(?:i've|i have) never (?:had|owned|held|learned to|learnt to)\b|"
-    r"\bmerci de (?:ne|pas|jamais|toujours|m'|me)\b|\bplease (?:don'?t|do not|never|no|avoid|skip|keep)\b|"
+    r"\bmerci de (?:ne|pas|jamais|toujours|m'|me)\b|\bplease (?:don'?t|do not|never|no|avoid|skip)\b|"
+    r"\bkeep (?:my|me|our)\s+(?:\w+\s+){0,2}(?:free|clear|open|off)\b|"
     r"\b(?:surtout|jamais) (?:pas|de|d')\b|\bzéro\s+\w+|\b(?:never|jamais) (?:before|after|avant|après)\b"
 )
 
@@ -88,6 +93,8 @@ PLAN = (
     r"\bje (?:devrais|dois|devrai)\s+(?!(?:dire|avouer|admettre|reconna[iî]tre|être)\b)\w+|"
     r"(?:il )?faut (?:absolument |vraiment )?que (?:je|j')|\bj'envisage\b|je me suis promis|(?:j'ai|on a|nous avons) prévu|"
     r"\bje pense (?!que|qu'|à|a\b|pas|vraiment|trop|souvent)\w+(?:er|ir|re)\b|"
+    r"(?:hoping to|hope to|planning to|planning on|thinking of|thinking about|must|ought to|need to|have to|got to|"
+    r"gotta|aiming to|intending to|meaning to|wanna)\s+(?!(?:be|have been|love|say|admit|you|him|her|them|it|me)\b)\w+|"
     r"(?:my|mon|ma|our|notre)\s+(?:\w+\s+)?(?:plan|resolution|résolution|idée|idea|projet|intention|aim|but)\b"
     r"(?=\s*(?:,\s*)?(?:is|c'est|est|was|for (?:this|next))\b)"
 )

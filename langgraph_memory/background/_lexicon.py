@@ -41,7 +41,7 @@ _NEGATED_HABIT = (
     r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re)\b")
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
 _AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
-              rf"^\s*{DISCOURSE}(?:pas de|pas d'|no)\s*(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
+              rf"^\s*{DISCOURSE}(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
               r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression)\w+")
 # Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
 _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
@@ -61,7 +61,7 @@ _TIMED_FR = re.compile(
     r"(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:me\s+|m'|nous\s+|y\s+)?"
     r"(?!suis\b|est\b|sommes\b|ai\b|a\b|avons\b|étais|était|avais|avait|devais|allais|[ée]tions)"
     r"(?![^\W\d_]+(?:ais|ait|aient|ions|iez)\b)[^\W\d_]{2,}\b", re.IGNORECASE | re.UNICODE)
-_FR_WORDS = re.compile(r"\b(?:le|la|les|de|du|des|je|j|nous|un|une|chez|au|aux|est|et|pour|que|mon|ma|mes|ce|cette|"
+_FR_WORDS = re.compile(r"\b(?:le|la|les|de|du|des|je|j|nous|un|une|chez|au|aux|est|et|pour|que|mon|ma|mes|ce|cette|en|"
                        r"cet|dans|avec|sur)\b", re.IGNORECASE | re.UNICODE)
 _EN_WORDS = re.compile(r"\b(?:the|a|an|i|i'm|we|my|is|are|to|of|and|for|at|in|with|this|next)\b", re.IGNORECASE)
 
