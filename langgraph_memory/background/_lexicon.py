@@ -181,7 +181,7 @@ def _first_person_before(text: str, start: int, window: int = 5) -> bool:
     return any(w in _FIRST_PERSON for w in words)
 
 
-_USER_IN_CUE = re.compile(r"\b(?:my|me|moi)\b|\bm'", _FLAGS)
+_USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos)\b|\bm'", _FLAGS)
 """An idiom whose object is the user: "gets on my nerves", "ça me saoule", "m'ennuie"."""
 
 
