@@ -128,7 +128,10 @@ _WEAK = re.compile(r"\b(will|'ll|need to|want|veux)\b", _FLAGS)
 _NEGATIVE = re.compile(
     r"\b(hate[sd]?|dislike[sd]?|can'?t stand|don'?t like|avoid\w*|never|d[ée]test\w*|n'aime pas|aime pas|"
     r"[ée]vit\w*|jamais|allergic|allergique|not (?:a )?(?:big )?fan|pas (?:trop )?fan|"
-    r"(?:not|pas|isn'?t)\s+(?:really\s+|vraiment\s+|trop\s+)?(?:my|mon|for me|pour moi))\b", _FLAGS)
+    r"(?:not|pas|isn'?t)\s+(?:really\s+|vraiment\s+|trop\s+)?(?:my|mon|for me|pour moi)|horreur|très peu|saoule|"
+    r"ennuie|m'épuise\w*|lasse\w*|creeps|nerves|drives? me|bores? me|not big on|not into|no-go|off-limits|"
+    r"out of the question|hors de question|ne me dit rien|does nothing|idea of hell|makes? me sick|rend\w* malade|"
+    r"(?:doesn'?t|don'?t) agree|interdiction|surtout pas|zéro|nothing longer|intol[ée]ran\w*)\b", _FLAGS)
 _WORD = re.compile(r"[\w']+", _FLAGS)
 
 

@@ -30,7 +30,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 from pydantic import BaseModel, Field, ValidationError
 
 from langgraph_memory.background._lexicon import passes_filter, rule_classify
-from langgraph_memory.background._objects import objects_of
+from langgraph_memory.background._objects import objects_of, same_thing
 from langgraph_memory.background._timeframe import TOPICS, resolve_timeframe, topic_of, valid_timeframe
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupVerdict
@@ -77,13 +77,18 @@ class Capture:
 
     def replaces(self, previous: Mapping[str, Any]) -> bool:
         """Whether this capture is about the same thing as ``previous`` (a stored
-        capture's metadata): same type, and for a taste or a rule, an object in common."""
-        if previous.get("type") != self.type:
+        capture's metadata). A plan: the same key. A taste or a rule: an object in common
+        (:func:`~langgraph_memory.background._objects.same_thing`); a taste and a rule
+        replace each other too ("I'm avoiding caffeine", then "coffee is fine for me
+        again"), since both are the user's stance on that thing."""
+        old_type = previous.get("type")
+        if old_type != self.type and {old_type, self.type} != {"preference", "constraint"}:
             return False
         old_objects = previous.get("objects")
         if self.type == "intent" or not self.objects or not old_objects:
             return previous.get("key") == self.key
-        return bool(set(self.objects) & set(old_objects))
+        choice = self.action == "prefer" and previous.get("action") == "prefer"
+        return same_thing(self.objects, [str(o) for o in old_objects], choice=choice)
 
 
 class CaptureSchema(BaseModel):
@@ -315,7 +320,9 @@ class PreferenceCapture:
                             source="preference-capture", metadata=meta)
         store = self.store
         with store._writer.lock(namespace, "__captures__"):
-            [existing] = store._read(memories_plan(live_where(namespace, memory_types=(memory_type,)), 1000))
+            # A taste and a rule about one thing replace each other: read both kinds.
+            kinds = (memory_type,) if capture.type == "intent" else ("preference", "decision")
+            [existing] = store._read(memories_plan(live_where(namespace, memory_types=kinds), 1000))
             old = next((m for m in existing if capture.replaces(m.metadata.get("capture") or {})), None)
             if old is None:
                 # The store's similarity dedup stays off: the key decides (two allergies
