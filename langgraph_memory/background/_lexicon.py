@@ -48,7 +48,7 @@ _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|ex
 # A limit with a number: "no more than 30 minutes", "pas plus de 30 minutes", "50 euros maximum".
 _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|below|less than|fewer than|up to|"
           rf"pas plus de|plus de|moins de|au plus|jusqu'[àa]|d[ée]passer|exceed)\s+{_NUMBER}\b|"
-          rf"{_NUMBER}\s+(?:\w+\s+)?(?:maximum|max)\b")
+          rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
 _SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé)\b|très peu pour moi|"
           r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"

@@ -38,7 +38,7 @@ truc genre chose choses
 propose proposer suggest suggère suggérer send envoie envoyer recommend recommande recommander give donne donner
 show montre montrer offer offre offrir stay away steer clear can could will won't would should must may might
 peux peut veux veut dois doit spend
-too either again anymore back fine ok okay funny
+too either again anymore back fine ok okay funny finalement franchement honestly perso bref bon well anyway
 horreur faible penchant passion dingue accro fou folle plaît plait ennuie saoule dit rien nerves creeps sucker
 """.split())
 # Words that stand for an object named earlier in the sentence: "le jazz, ça me plaît",

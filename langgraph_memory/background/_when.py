@@ -273,6 +273,8 @@ def _with_relation(low: str, today: date, period: Period) -> str:
     word = relation.group(1).lower() if relation else ""
     if word in ("once", "une fois") and not _OVER.match(low[until:]):
         word = ""
+    if word in ("before", "avant") and start <= today:
+        word = "by"  # "before the end of the month": the period has begun, its end bounds it
     if word in ("before", "avant"):
         last = max(start - timedelta(days=1), today)
         return f"{today.isoformat()}/{last.isoformat()}" if last > today else today.isoformat()
