@@ -23,6 +23,10 @@ _JE_SUIS = r"(?:je suis|j'suis|chuis)"
 _ADVERBS = (r"(?:(?:really|so|totally|completely|absolutely|a bit|quite|not|not really|not very|very|such|more|much|"
             r"rather|pretty|kind of|kinda|just|always|also|honestly|vraiment|tellement|complètement|carrément|"
             r"grave|très|trop|assez|un peu|plutôt|toujours|aussi|plus)\s+)*")
+# Verbs after "must" / "gotta" / "should" that say a feeling or a remark, not a plan:
+# "must feel great", "gotta tell you", "gotta go!", "I must say".
+_NOT_A_PLAN = (r"|be|say|admit|confess|agree|thank|apologi[sz]e|point out|feel|sound|look|seem|mean|tell|keep|"
+               r"go(?=\s*(?:[.!,;]|$)))\b")
 _PRONOUN_OBJECT = r"(?!\s*(?:him|her|them|you|us|it|lui|leur)\b)"
 
 # Tastes: "I'm a sucker for", "crazy about", "into", "not big on", "more of a cat person",
@@ -88,13 +92,13 @@ RULE = (
 # c'est de". A plan in the present with a time to come ("next Tuesday I'm meeting…",
 # "demain soir je passe…") is in :data:`FUTURE` (the classifier pairs the two).
 PLAN = (
-    r"\bi (?:really |definitely |probably )?(?:should|ought to|must|have to|gotta|got to)\s+"
-    r"(?!(?:have|'ve|be|say|admit|confess|agree|thank|apologi[sz]e|point out)\b)\w+|"
+    rf"\bi (?:really |definitely |probably )?(?:should|ought to|must|have to|gotta)\s+(?!(?:have|'ve{_NOT_A_PLAN})\w+|"
     r"\bje (?:devrais|dois|devrai)\s+(?!(?:dire|avouer|admettre|reconna[iî]tre|être)\b)\w+|"
     r"(?:il )?faut (?:absolument |vraiment )?que (?:je|j')|\bj'envisage\b|je me suis promis|(?:j'ai|on a|nous avons) prévu|"
     r"\bje pense (?!que|qu'|à|a\b|pas|vraiment|trop|souvent)\w+(?:er|ir|re)\b|"
-    r"(?:hoping to|hope to|planning to|planning on|thinking of|thinking about|must|ought to|need to|have to|got to|"
-    r"gotta|aiming to|intending to|meaning to|wanna)\s+(?!(?:be|have been|love|say|admit|you|him|her|them|it|me)\b)\w+|"
+    rf"(?<!n't )(?<!not )(?:hoping to|hope to|planning to|planning on|must|ought to|need to|have to|gotta|aiming to|"
+    rf"intending to|meaning to|wanna)\s+(?!(?:have been|love|you|him|her|them|it|me{_NOT_A_PLAN})\w+|"
+    r"thinking (?:of|about) \w+ing\b|"
     r"(?:my|mon|ma|our|notre)\s+(?:\w+\s+)?(?:plan|resolution|résolution|idée|idea|projet|intention|aim|but)\b"
     r"(?=\s*(?:,\s*)?(?:is|c'est|est|was|for (?:this|next))\b)"
 )
@@ -110,9 +114,9 @@ ELLIPTIC = re.compile(
     rf"^\s*{DISCOURSE}(?:not (?:a |the )?(?:big |huge )?fan of|not big on|not into|big fan of|huge fan of|"
     rf"nothing beats{_PRONOUN_OBJECT}|rien ne vaut|rien de tel|give me\b|for me\b|pour moi\b|"
     r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|"
-    r"(?:gonna|going to|planning to|planning on|hoping to|hope to|thinking of|thinking about|need to|have to|"
-    r"got to|gotta|must|ought to|want to|wanna|trying to|aiming to|intending to|meaning to)\s+"
-    r"(?!(?:be|have been|love|say|admit|you|him|her|them|it)\b)|faut que|"
+    r"(?:gonna|planning to|planning on|hoping to|hope to|thinking of|thinking about|need to|have to|"
+    r"gotta|must|ought to|want to|wanna|trying to|aiming to|intending to|meaning to)\s+"
+    rf"(?!(?:have been|love|you|him|her|them|it{_NOT_A_PLAN})|faut que|"
     rf"(?:\d+|an?|one|two|three|four|five|ten|twenty|thirty|un|une|deux|trois|quatre|cinq|dix|vingt|trente)\s+"
     r"(?:\w+\s+){0,3}(?:max|maximum|tops|au (?:grand )?maximum|at most|au plus)\b)", _FLAGS)
 ELLIPTIC_OVER = re.compile(r"\b\w+(?:\s+\w+)?\s+over\s+\w+[^.!?]*\b(?:for me|any day|every time|anytime)\b", _FLAGS)
@@ -123,7 +127,8 @@ HYPOTHETICAL = re.compile(
     r"^\s*(?:if|si|suppose|imagine|assuming|even if|même si)\b[^.!?]*\b(?:would|'d|could|might|were|"
     r"\w+(?:rais|rait|rions|riez|raient)|avais|avait|étais|était)\b", _FLAGS)
 # A time gone by: the plan words around it tell what happened, not what will.
-PAST = re.compile(r"\b(?:yesterday|last (?:week|month|year|night|summer|winter|spring|autumn|fall|time)|ago|"
+PAST = re.compile(r"\b(?:yesterday|last (?:week|month|year|night|summer|winter|spring|autumn|fall|time|weekend|"
+                  r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ago|"
                   r"hier|dernier|dernière|l'an dernier|il y a)\b", _FLAGS)
 
 _WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
