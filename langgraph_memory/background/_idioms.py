@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TASTE", "RULE", "PLAN", "ELLIPTIC", "DISCOURSE", "HYPOTHETICAL", "PAST", "FUTURE"]
+__all__ = ["TASTE", "RULE", "PLAN", "ELLIPTIC", "DISCOURSE", "HYPOTHETICAL", "PAST", "PAST_PLAN", "FUTURE", "SUBJECT_IDIOM"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _I_AM = r"(?:i'm|i am|i've always been|i've been|i was always)"
@@ -97,7 +97,7 @@ PLAN = (
     r"(?:il )?faut (?:absolument |vraiment )?que (?:je|j')|\bj'envisage\b|je me suis promis|(?:j'ai|on a|nous avons) prévu|"
     r"\bje pense (?!que|qu'|à|a\b|pas|vraiment|trop|souvent)\w+(?:er|ir|re)\b|"
     rf"(?<!n't )(?<!not )(?:hoping to|hope to|planning to|planning on|must|ought to|need to|have to|gotta|aiming to|"
-    rf"intending to|meaning to|wanna)\s+(?!(?:have been|love|you|him|her|them|it|me{_NOT_A_PLAN})\w+|"
+    rf"intending to|meaning to|wanna)\s+(?!(?:have|love|you|him|her|them|it|me{_NOT_A_PLAN})\w+|"
     r"thinking (?:of|about) \w+ing\b|"
     r"(?:my|mon|ma|our|notre)\s+(?:\w+\s+)?(?:plan|resolution|résolution|idée|idea|projet|intention|aim|but)\b"
     r"(?=\s*(?:,\s*)?(?:is|c'est|est|was|for (?:this|next))\b)"
@@ -116,12 +116,21 @@ ELLIPTIC = re.compile(
     r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|"
     r"(?:gonna|planning to|planning on|hoping to|hope to|thinking of|thinking about|need to|have to|"
     r"gotta|must|ought to|want to|wanna|trying to|aiming to|intending to|meaning to)\s+"
-    rf"(?!(?:have been|love|you|him|her|them|it{_NOT_A_PLAN})|faut que|"
+    rf"(?!(?:have|love|you|him|her|them|it{_NOT_A_PLAN})|faut que|"
     rf"(?:\d+|an?|one|two|three|four|five|ten|twenty|thirty|un|une|deux|trois|quatre|cinq|dix|vingt|trente)\s+"
     r"(?:\w+\s+){0,3}(?:max|maximum|tops|au (?:grand )?maximum|at most|au plus)\b)", _FLAGS)
 ELLIPTIC_OVER = re.compile(r"\b\w+(?:\s+\w+)?\s+over\s+\w+[^.!?]*\b(?:for me|any day|every time|anytime)\b", _FLAGS)
 """A comparison the user owns without a verb: "Podcasts over audiobooks for me"."""
 
+# Idioms whose subject is the thing ("Loud bars get on my nerves", "les huîtres me rendent
+# malade"): the object is the phrase before the cue.
+SUBJECT_IDIOM = re.compile(
+    r"nerves|drives? me|bores? me|creeps|chills|shivers|makes? me|puts? me off|turns? me off|idea of|up my|for me\b|"
+    r"agree|sit well|rend\w* malade|\bm'\w+|\bme\s+\w+|no-go|no go|off-limits|off limits|out of the question|"
+    r"a hard no|deal-?breaker", _FLAGS)
+# A plan that was: "I was going to call", "we were planning to", "j'allais", "je devais".
+PAST_PLAN = re.compile(r"\b(?:was|were|had been)\s+(?:\w+\s+)?(?:going to|gonna|planning|hoping|meaning|about to)\b|"
+                       r"\b(?:j'allais|je devais|on devait|nous devions|j'avais prévu)\b", _FLAGS)
 # "If I were rich I'd…", "si j'avais le temps, je ferais…": a wish, not a plan or a rule.
 HYPOTHETICAL = re.compile(
     r"^\s*(?:if|si|suppose|imagine|assuming|even if|même si)\b[^.!?]*\b(?:would|'d|could|might|were|"

@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from langgraph_memory.background._idioms import DISCOURSE, ELLIPTIC, ELLIPTIC_OVER, FUTURE, HYPOTHETICAL, PAST, PLAN, RULE, TASTE
+from langgraph_memory.background._idioms import (DISCOURSE, ELLIPTIC, ELLIPTIC_OVER, FUTURE, HYPOTHETICAL, PAST, PAST_PLAN,
+                                                  PLAN, RULE, TASTE)
 
 __all__ = ["passes_filter", "rule_classify", "RuleVerdict"]
 
@@ -208,7 +209,8 @@ def rule_classify(text: str) -> RuleVerdict:
     """The offline classifier: ``preference`` / ``intent`` / ``constraint`` / ``neutral``
     with a confidence, following the module's rules."""
     stripped = text.strip()
-    if not stripped or stripped.endswith("?") or _QUESTION_START.match(stripped) or HYPOTHETICAL.match(stripped):
+    if (not stripped or stripped.endswith("?") or _QUESTION_START.match(stripped) or HYPOTHETICAL.match(stripped)
+            or PAST_PLAN.search(stripped)):
         return RuleVerdict("neutral", 0.9, "neutral", None)
     found: tuple[str, re.Match[str]] | None = None
     pref = _owned(stripped, _PREFERENCE)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from langgraph_memory.background._idioms import SUBJECT_IDIOM
 from langgraph_memory.background._lexicon import _LIMITS
 
 __all__ = ["objects_of", "same_thing"]
@@ -124,6 +125,8 @@ def objects_of(text: str, cue: str, action: str = "") -> tuple[str, ...]:
     before, after = (low[:at], low[at + len(cue):]) if at >= 0 else ("", low)
     if _SUITS_CUE.search(cue) and _phrase(before.split(",")[0]):
         return (_phrase(before.split(",")[0]),)
+    if SUBJECT_IDIOM.search(cue) and _earlier(before):
+        return (_earlier(before),)
     if _LIMITS.search(cue):
         unit = _NUMBER_UNIT.search(cue + after)
         unit_word = _singular((unit.group(1) or unit.group(2)).lower()) if unit else ""
