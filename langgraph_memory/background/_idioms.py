@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["TASTE", "RULE", "PLAN", "ELLIPTIC", "DISCOURSE", "HYPOTHETICAL", "PAST", "PAST_PLAN", "FUTURE", "SUBJECT_IDIOM"]
+__all__ = ["TASTE", "RULE", "PLAN", "ELLIPTIC", "DISCOURSE", "HYPOTHETICAL", "PAST", "PAST_PLAN", "FUTURE", "SUBJECT_IDIOM",
+           "ELLIPTIC_TIMED"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _I_AM = r"(?:i'm|i am|i've always been|i've been|i was always)"
@@ -37,9 +38,12 @@ _PRONOUN_OBJECT = r"(?!\s*(?:him|her|them|you|us|it|lui|leur)\b)"
 TASTE = (
     rf"{_I_AM}\s+{_ADVERBS}(?:a (?:real |total |huge |big )?sucker for|crazy about|mad about|nuts about|wild about|"
     rf"passionate about|keen on|big on|obsessed with|hooked on|into|partial to|fond of|a (?:huge |big )?fan of|"
-    rf"more of an? \w+(?:\s+\w+)? (?:person|guy|girl|type)|an? \w+ (?:person|guy|girl))\b|"
+    rf"(?:more|not much|not really much) of an? \w+(?:\s+\w+)? (?:person|guy|girl|type|fan)|an? \w+ (?:person|guy|girl))\b|"
     r"i(?:'ve| have)\s+(?:got\s+)?(?:a\s+)?(?:real\s+|big\s+|huge\s+|soft\s+)?(?:soft spot|weakness|thing) for\b|"
-    r"can'?t get enough of\b|(?:could|can) (?:eat|drink|watch|listen to|read|play|live on) \w+(?:\s+\w+)? "
+    r"can'?t get enough of\b|can'?t beat\b|(?:i'm|i am|we're|we are) back on\b|(?:j'ai|on a) repris (?:le|la|les|du|de la|l')\b|"
+    r"\b(?:stress(?:es)?|wears?|freaks?|grosses?|bums?) me out\b|"
+    r"\b(?:relax(?:es)?|calms?) me\b|(?:ne\s+)?m'int[ée]ress\w*|(?:ne\s+)?me\s+pla[iî]\w*|me passionne\w*|je ne supporte (?:pas|plus)\b|"
+    r"(?:could|can) (?:eat|drink|watch|listen to|read|play|live on) \w+(?:\s+\w+)? "
     r"(?:every (?:single )?day|all day|forever|every week)|"
     r"\b(?:give|gives|gave) me the (?:creeps|chills|shivers)|gets? on my nerves|drives? me (?:nuts|crazy|mad|up the wall)|"
     r"bores? me\b|(?:is|are) my idea of (?:hell|heaven|fun|a good time)|right up my (?:alley|street)|"
@@ -69,7 +73,7 @@ _IDENTITY = (r"diabetic|vegetarian|vegan|pescatarian|pescetarian|teetotal|teetot
              r"(?:lactose|gluten)[- ]intolerant|intolerant to|sober|pregnant|epileptic|asthmatic|"
              r"diab[ée]tique|v[ée]g[ée]tarien(?:ne)?|v[ée]gane?|v[ée]g[ée]talien(?:ne)?|c(?:œ|oe)liaque|"
              r"intol[ée]rante?|sobre|pesc[ée]tarien(?:ne)?|enceinte|[ée]pileptique|asthmatique")
-_FREE = r"available|free|busy|unavailable|booked|disponible|indisponible|libre|pris|prise|occup[ée]e?|absente?"
+_FREE = r"available|free|busy|unavailable|booked(?! to)|dispo|disponible|indisponible|libre|pris|prise|occup[ée]e?|absente?"
 _WHEN = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|weekday|morning|evening|afternoon|night|"
          r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end|matin|soir|après-midi|nuit|before|after|"
          r"until|between|avant|après|jusqu|entre|\d")
@@ -80,7 +84,8 @@ RULE = (
     r"me rend(?:ent)? malade|(?:no-go|no go|off-limits|off limits|out of the question|a hard no|deal-?breaker)\b"
     rf"(?!\s+{_THIRD})|(?:hors de question|pas question|interdiction|interdit)\s+(?:de|d'|que)\b|"
     rf"(?:{_I_AM}|{_JE_SUIS})\s+(?:\w+\s+)?(?:not\s+|never\s+|rarely\s+)?(?:{_FREE})\b(?=[^.!?]*\b(?:{_WHEN}))|"
-    rf"je ne suis (?:pas|jamais) (?:\w+\s+)?(?:{_FREE})\b|"
+    rf"je ne suis (?:pas|jamais) (?:\w+\s+)?(?:{_FREE})\b|je ne suis (?:\w+\s+)?(?:{_FREE}) qu|"
+    r"(?:is|are) a must\b|"
     r"(?:i've|i have) never (?:had|owned|held|learned to|learnt to)\b|"
     r"\bmerci de (?:ne|pas|jamais|toujours|m'|me)\b|\bplease (?:don'?t|do not|never|no|avoid|skip)\b|"
     r"\bkeep (?:my|me|our)\s+(?:\w+\s+){0,2}(?:free|clear|open|off)\b|"
@@ -96,7 +101,9 @@ PLAN = (
     r"\bje (?:devrais|dois|devrai)\s+(?!(?:dire|avouer|admettre|reconna[iî]tre|être)\b)\w+|"
     r"(?:il )?faut (?:absolument |vraiment )?que (?:je|j')|\bj'envisage\b|je me suis promis|(?:j'ai|on a|nous avons) prévu|"
     r"\bje pense (?!que|qu'|à|a\b|pas|vraiment|trop|souvent)\w+(?:er|ir|re)\b|"
-    rf"(?<!n't )(?<!not )(?:hoping to|hope to|planning to|planning on|must|ought to|need to|have to|gotta|aiming to|"
+    r"\b(?:i'm|i am|we're|we are) (?:booked|due|set|scheduled|supposed|meant) to\b|"
+    r"\bi (?:mean|aim|hope|expect|promised myself) to\b|"
+    rf"(?<!n't )(?<!not )(?<!\ba )(?:hoping to|hope to|planning to|planning on|must|ought to|need to|have to|gotta|aiming to|"
     rf"intending to|meaning to|wanna)\s+(?!(?:have|love|you|him|her|them|it|me{_NOT_A_PLAN})\w+|"
     r"thinking (?:of|about) \w+ing\b|"
     r"(?:my|mon|ma|our|notre)\s+(?:\w+\s+)?(?:plan|resolution|résolution|idée|idea|projet|intention|aim|but)\b"
@@ -112,13 +119,16 @@ DISCOURSE = (r"(?:(?:also|and|oh|so|please|actually|honestly|seriously|btw|by th
              r"[\s,]+)*")
 ELLIPTIC = re.compile(
     rf"^\s*{DISCOURSE}(?:not (?:a |the )?(?:big |huge )?fan of|not big on|not into|big fan of|huge fan of|"
-    rf"nothing beats{_PRONOUN_OBJECT}|rien ne vaut|rien de tel|give me\b|for me\b|pour moi\b|"
+    rf"nothing beats{_PRONOUN_OBJECT}|(?:you )?can'?t beat|rien ne vaut|rien de tel|give me\b|for me\b|pour moi\b|"
     r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|"
     r"(?:gonna|planning to|planning on|hoping to|hope to|thinking of|thinking about|need to|have to|"
     r"gotta|must|ought to|want to|wanna|trying to|aiming to|intending to|meaning to)\s+"
     rf"(?!(?:have|love|you|him|her|them|it{_NOT_A_PLAN})|faut que|"
     rf"(?:\d+|an?|one|two|three|four|five|ten|twenty|thirty|un|une|deux|trois|quatre|cinq|dix|vingt|trente)\s+"
     r"(?:\w+\s+){0,3}(?:max|maximum|tops|au (?:grand )?maximum|at most|au plus)\b)", _FLAGS)
+ELLIPTIC_TIMED = re.compile(rf"^\s*{DISCOURSE}(?:going to|off to)\s+\w+", _FLAGS)
+"""A subject-drop plan that needs a time to come to be one: "Going to try yoga next week"
+(not "Going to meetings has taught me…")."""
 ELLIPTIC_OVER = re.compile(r"\b\w+(?:\s+\w+)?\s+over\s+\w+[^.!?]*\b(?:for me|any day|every time|anytime)\b", _FLAGS)
 """A comparison the user owns without a verb: "Podcasts over audiobooks for me"."""
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from langgraph_memory.background._idioms import (DISCOURSE, ELLIPTIC, ELLIPTIC_OVER, FUTURE, HYPOTHETICAL, PAST, PAST_PLAN,
+from langgraph_memory.background._idioms import (DISCOURSE, ELLIPTIC, ELLIPTIC_OVER, ELLIPTIC_TIMED, FUTURE, HYPOTHETICAL, PAST, PAST_PLAN,
                                                   PLAN, RULE, TASTE)
 
 __all__ = ["passes_filter", "rule_classify", "RuleVerdict"]
@@ -38,11 +38,12 @@ _NEGATED_HABIT = (
     r"(?:don'?t|do not|no longer|won'?t)\s+(?:ever\s+|really\s+)?(?!know|think|care|mind|remember|understand|see\b|get\b|"
     r"mean|feel|like|love|want|need|believe|agree|worry|hate|enjoy|have to|forget|let|give|quit|be\b|hesitate|miss|"
     r"you\b|stop|doubt|wait|rush|blame|regret|deserve|last|define|underestimate|sweat|lose|change|panic)[a-z]+|"
-    r"n(?:e\s+|')(?!sais|pense|crois|comprends|vois|suis|est\b|aime|oublie|y\b)(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
-    r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re)\b")
+    r"n(?:e\s+|')(?!sais|pense|crois|comprends|vois|suis|est\b|aime|oublie|y\b|supporte|m'int[ée]ress|me pla[iî]|"
+    r"m'attire|me tente|me dit|m'emballe|me branche)(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
+    r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re|ni)\b")
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
 _AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
-              rf"^\s*{DISCOURSE}(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
+              rf"(?:^\s*{DISCOURSE}|[,;:]\s*(?:so\s+|donc\s+|alors\s+|but\s+|mais\s+)?)(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
               r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression)\w+")
 # Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
 _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
@@ -51,7 +52,7 @@ _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|b
           rf"pas plus de|plus de|moins de|au plus|jusqu'[àa]|d[ée]passer|exceed)\s+{_NUMBER}\b|"
           rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
-_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé)\b|très peu pour moi|"
+_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|scene|style|vibe|bag|forte|dada)\b|très peu pour moi|"
           r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"
           r"(?:n'est pas|pas)\s+(?:vraiment\s+|trop\s+)?pour moi\b")
 # A plan said in the present with a time to come, before or after it: "we're moving next
@@ -118,11 +119,12 @@ _LIMITS = re.compile(rf"(?<!\w)(?:{_LIMIT})", _FLAGS)
 _INTENT = re.compile(
     r"\b(remind me|remember to|don'?t let me forget|rappelle|n'oublie pas|plan\w*|intend\w*|"
     r"intention|going to|gonna|will|'ll|goal|objectif|decid\w*|d[ée]cid\w*|need to|il faut que je|"
-    r"want(s)? to|(?:'d|would) like to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) \w+(?:er|ir|re)\b|"
+    r"want(s)? to|(?:'d|would) (?:like|love|prefer) to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) \w+(?:er|ir|re)\b|"
     rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{PLAN})", _FLAGS)
 _PREFERENCE = re.compile(
     r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
-    r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt])\b|"
+    r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt]|"
+    r"appr[ée]ci\w*)\b|"
     rf"(?:{_SUITS})|(?:{TASTE})", _FLAGS)
 _STRONG = re.compile(r"\b(prefer\w*|pr[ée]f[èe]r\w*|remind me|rappelle|allergic|allergique|favou?rite|d[ée]cid\w*|decid\w*)\b", _FLAGS)
 _WEAK = re.compile(r"\b(will|'ll|need to|want|veux)\b", _FLAGS)
@@ -199,6 +201,7 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
         sentence = _sentence_at(text, m.start())
         if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON or _USER_IN_CUE.search(m.group(0))
                 or _IMPERATIVE.match(sentence) or ELLIPTIC.match(sentence) or ELLIPTIC_OVER.search(sentence)
+                or (ELLIPTIC_TIMED.match(sentence) and _timed(sentence))
                 or _OWN.search(text)
                 or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))):
             return m

@@ -111,6 +111,15 @@ def _earlier(before: str) -> str:
     return ""
 
 
+# An availability is keyed by its slot: "je suis dispo le mardi" and "le mardi ça ne marche
+# plus pour moi" are one rule about Tuesdays.
+_AVAILABILITY = re.compile(r"\b(?:available|free|busy|unavailable|booked|dispo|disponible|indisponible|libre|pris|prise|"
+                           r"works? for me|marche (?:pas|plus)|convient)\b", _FLAGS)
+_SLOT = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|"
+                   r"samedi|dimanche|weekend|week-end|morning|evening|afternoon|night|matin|soir|après-midi|nuit)s?\b",
+                   _FLAGS)
+
+
 def objects_of(text: str, cue: str, action: str = "") -> tuple[str, ...]:
     """The objects a taste or a rule in ``text`` is about, given the ``cue`` the rules
     matched ("prefer", "allergic", "don't drive", "pas mon truc") and its ``action``.
@@ -118,6 +127,9 @@ def objects_of(text: str, cue: str, action: str = "") -> tuple[str, ...]:
     Never empty for a non-empty text: when nothing follows the cue, the cue's own verb
     ("drive") or the words before it ("le jazz, c'est pas mon truc") name the object."""
     low = text.replace("’", "'")
+    slot = _SLOT.search(low) if _AVAILABILITY.search(low) else None
+    if slot:
+        return (slot.group(1).lower(),)
     favourite = _FAVOURITE.search(low)
     if favourite:  # "my favourite dessert is…": the slot, so another dessert replaces it
         return (_singular((favourite.group(1) or favourite.group(2)).lower().split()[0]),)
