@@ -36,7 +36,7 @@ _PRONOUN_OBJECT = r"(?!\s*(?:him|her|them|you|us|it|lui|leur)\b)"
 # "j'ai un faible pour", "je craque pour", "ça me saoule", "m'ennuie", "me lasse", "je ne
 # me lasse pas de", "rien ne vaut", "je suis plus X que Y", "je trouve X plus Y que Z".
 TASTE = (
-    rf"{_I_AM}\s+{_ADVERBS}(?:a (?:real |total |huge |big )?sucker for|crazy about|mad about|nuts about|wild about|"
+    rf"{_I_AM}\s+{_ADVERBS}(?:a (?:real |total |huge |big )?sucker for|all about|crazy about|mad about|nuts about|wild about|"
     rf"passionate about|keen on|big on|obsessed with|hooked on|into|partial to|fond of|a (?:huge |big )?fan of|"
     rf"(?:more|not much|not really much) of an? \w+(?:\s+\w+)? (?:person|guy|girl|type|fan)|an? \w+ (?:person|guy|girl))\b|"
     r"i(?:'ve| have)\s+(?:got\s+)?(?:a\s+)?(?:real\s+|big\s+|huge\s+|soft\s+)?(?:soft spot|weakness|thing) for\b|"
@@ -46,7 +46,14 @@ TASTE = (
     r"(?:could|can) (?:eat|drink|watch|listen to|read|play|live on) \w+(?:\s+\w+)? "
     r"(?:every (?:single )?day|all day|forever|every week)|"
     r"\b(?:give|gives|gave) me the (?:creeps|chills|shivers)|gets? on my nerves|drives? me (?:nuts|crazy|mad|up the wall)|"
-    r"bores? me\b|(?:is|are) my idea of (?:hell|heaven|fun|a good time)|right up my (?:alley|street)|"
+    r"bores? me\b|(?:is|are)(?: not| n't|n't)?(?: really)? my idea of\b|right up my (?:alley|street)|"
+    r"give me\b[^.!?]*\band i'?m (?:happy|good|set)\b|\b(?:never|always|only|no)\s+\w+(?:\s+\w+)?\s+for me\b|"
+    r"\b(?:i find|je trouve)\b[^.!?]*\b(?:dull|boring|tedious|relaxing|fun|exciting|overrated|annoying|stressful|"
+    r"soothing|delicious|disgusting|fascinating|pointless|ennuyeux|ennuyeuse|ennui|génial|géniale|nul|nulle|relaxant|"
+    r"reposant|passionnant|barbant|chiant|surfait|stressant|délicieux|dégoûtant|horrible)\b|"
+    rf"{_JE_SUIS}\s+(?:un |une )?(?:grand |grande |vrai |vraie |gros |grosse )?(?:amateur|amatrice|adepte|"
+    r"inconditionnel\w*)\b|j'ai (?:un |eu un )?(?:vrai |gros )?coup de c(?:œ|oe)ur pour|\bdu genre à\b|"
+    r"\b(?:beurk|berk|yuck|miam|yum)\b|"
     r"(?:does|do) (?:nothing|it|wonders) for me|turns? me off|puts? me off|makes? me (?:cringe|happy)|"
     rf"{_JE_SUIS}\s+{_ADVERBS}(?:dingue|fou|folle|fan|accro|passionn[ée]e?|amoureu(?:x|se)|friand|friande|"
     r"gaga|fana|mordu|mordue)\b|j'en raffole|je raffole|"
@@ -73,7 +80,7 @@ _IDENTITY = (r"diabetic|vegetarian|vegan|pescatarian|pescetarian|teetotal|teetot
              r"(?:lactose|gluten)[- ]intolerant|intolerant to|sober|pregnant|epileptic|asthmatic|"
              r"diab[ée]tique|v[ée]g[ée]tarien(?:ne)?|v[ée]gane?|v[ée]g[ée]talien(?:ne)?|c(?:œ|oe)liaque|"
              r"intol[ée]rante?|sobre|pesc[ée]tarien(?:ne)?|enceinte|[ée]pileptique|asthmatique")
-_FREE = r"available|free|busy|unavailable|booked(?! to)|dispo|disponible|indisponible|libre|pris|prise|occup[ée]e?|absente?"
+_FREE = r"available|free|on call|de garde|d'astreinte|busy|unavailable|booked(?! to)|dispo|disponible|indisponible|libre|pris|prise|occup[ée]e?|absente?"
 _WHEN = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|weekday|morning|evening|afternoon|night|"
          r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end|matin|soir|après-midi|nuit|before|after|"
          r"until|between|avant|après|jusqu|entre|\d")
@@ -89,7 +96,8 @@ RULE = (
     r"(?:i've|i have) never (?:had|owned|held|learned to|learnt to)\b|"
     r"\bmerci de (?:ne|pas|jamais|toujours|m'|me)\b|\bplease (?:don'?t|do not|never|no|avoid|skip)\b|"
     r"\bkeep (?:my|me|our)\s+(?:\w+\s+){0,2}(?:free|clear|open|off)\b|"
-    r"\b(?:surtout|jamais) (?:pas|de|d')\b|\bzéro\s+\w+|\b(?:never|jamais) (?:before|after|avant|après)\b"
+    r"\b(?:surtout|jamais) (?:pas|de|d')\b|\b(?:nothing|rien)\s+(?:with|containing|involving|before|after|avant|après|avec)\b|"
+    r"\b(?:sans|without)\s+(?!doute|problème|souci|doubt|problem)\w+[^.!?]*\b(?:pour moi|for me)\b|\bzéro\s+\w+|\b(?:never|jamais) (?:before|after|avant|après)\b"
 )
 
 # Plans said without "I will": "I should / ought to / must", "je devrais / je dois",
@@ -101,7 +109,9 @@ PLAN = (
     r"\bje (?:devrais|dois|devrai)\s+(?!(?:dire|avouer|admettre|reconna[iî]tre|être)\b)\w+|"
     r"(?:il )?faut (?:absolument |vraiment )?que (?:je|j')|\bj'envisage\b|je me suis promis|(?:j'ai|on a|nous avons) prévu|"
     r"\bje pense (?!que|qu'|à|a\b|pas|vraiment|trop|souvent)\w+(?:er|ir|re)\b|"
-    r"\b(?:i'm|i am|we're|we are) (?:booked|due|set|scheduled|supposed|meant) to\b|"
+    r"\b(?:i'm|i am|we're|we are) (?:booked|due|set|scheduled|supposed|meant) to\b|\bi(?:'ve| have) (?:really )?got to\b|"
+    r"\bi(?:'ve)? promised\b|(?:i've got|i have|j'ai)\s+(?:an?\s+|un\s+)?(?:\w+\s+)?(?:appointment|meeting|interview|exam|"
+    r"rendez-vous|rdv|entretien|examen)\b|"
     r"\bi (?:mean|aim|hope|expect|promised myself) to\b|"
     rf"(?<!n't )(?<!not )(?<!\ba )(?:hoping to|hope to|planning to|planning on|must|ought to|need to|have to|gotta|aiming to|"
     rf"intending to|meaning to|wanna)\s+(?!(?:have|love|you|him|her|them|it|me{_NOT_A_PLAN})\w+|"
@@ -120,13 +130,15 @@ DISCOURSE = (r"(?:(?:also|and|oh|so|please|actually|honestly|seriously|btw|by th
 ELLIPTIC = re.compile(
     rf"^\s*{DISCOURSE}(?:not (?:a |the )?(?:big |huge )?fan of|not big on|not into|big fan of|huge fan of|"
     rf"nothing beats{_PRONOUN_OBJECT}|(?:you )?can'?t beat|rien ne vaut|rien de tel|give me\b|for me\b|pour moi\b|"
-    r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|"
+    r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|nothing|rien|"
+    r"pas plus|no more than|not more than|at most|"
     r"(?:gonna|planning to|planning on|hoping to|hope to|thinking of|thinking about|need to|have to|"
     r"gotta|must|ought to|want to|wanna|trying to|aiming to|intending to|meaning to)\s+"
     rf"(?!(?:have|love|you|him|her|them|it{_NOT_A_PLAN})|faut que|"
     rf"(?:\d+|an?|one|two|three|four|five|ten|twenty|thirty|un|une|deux|trois|quatre|cinq|dix|vingt|trente)\s+"
     r"(?:\w+\s+){0,3}(?:max|maximum|tops|au (?:grand )?maximum|at most|au plus)\b)", _FLAGS)
-ELLIPTIC_TIMED = re.compile(rf"^\s*{DISCOURSE}(?:going to|off to)\s+\w+", _FLAGS)
+ELLIPTIC_TIMED = re.compile(rf"^\s*(?:[^,.!?]{{1,30}},\s*)?{DISCOURSE}(?:going to|off to|heading to|direction|cap sur)\s+\w+",
+                            _FLAGS)
 """A subject-drop plan that needs a time to come to be one: "Going to try yoga next week"
 (not "Going to meetings has taught me…")."""
 ELLIPTIC_OVER = re.compile(r"\b\w+(?:\s+\w+)?\s+over\s+\w+[^.!?]*\b(?:for me|any day|every time|anytime)\b", _FLAGS)
@@ -163,7 +175,8 @@ FUTURE = re.compile(
     rf"ce soir|après-demain|apres-demain)\b|\b(?:prochain|prochaine)\b|"
     rf"\b(?:ce|cet|cette)\s+(?:week-end|weekend|semaine|mois|année|{_SEASON}|{_WEEKDAY}|matin|après-midi)\b|"
     rf"(?<!\ble )(?<!\bles )(?<!\bevery )(?<!\btous les )\b(?:{_WEEKDAY})\b(?!s)|"
-    rf"\b(?:in|within|dans|d'ici)\s+{_COUNT}\s+(?:days?|weeks?|months?|years?|jours?|semaines?|mois|ans?|années?)\b|"
+    rf"\b(?:in|within|dans|d'ici)\s+{_COUNT}\s+(?:days?|weeks?|fortnights?|months?|years?|jours?|semaines?|mois|ans?|années?)\b|"
+    r"\b(?:in|within|dans|d'ici) (?:a fortnight|une quinzaine)\b|"
     r"\b(?:christmas|xmas|new year|noël|noel|nouvel an|jour de l'an|réveillon|halloween|easter|pâques)\b|"
     r"\bend of (?:the |this |next )?(?:week|month|year)|\bfin (?:du mois|de la semaine|de l'année|d'année|de mois)|"
     rf"\b(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|\b(?:le\s+)?(?:1er|\d{{1,2}})\s+(?:{_MONTH})\b|"

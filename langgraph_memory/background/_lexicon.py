@@ -43,13 +43,14 @@ _NEGATED_HABIT = (
     r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re|ni)\b")
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
 _AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
-              rf"(?:^\s*{DISCOURSE}|[,;:]\s*(?:so\s+|donc\s+|alors\s+|but\s+|mais\s+)?)(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
+              rf"(?:^\s*{DISCOURSE}|(?<=[,;:])\s*(?:so\s+|donc\s+|alors\s+|but\s+|mais\s+)?)(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
               r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression)\w+")
 # Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
 _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
 # A limit with a number: "no more than 30 minutes", "pas plus de 30 minutes", "50 euros maximum".
 _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|below|less than|fewer than|up to|"
-          rf"pas plus de|plus de|moins de|au plus|jusqu'[àa]|d[ée]passer|exceed)\s+{_NUMBER}\b|"
+          rf"pas plus de|plus de|moins de|au plus|jusqu'[àa]|d[ée]passer|exceed|tops out at|caps? at)\s+{_NUMBER}\b|"
+          rf"(?:pas plus|plus|moins) d'{_NUMBER}\b|"
           rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
 _SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|scene|style|vibe|bag|forte|dada)\b|très peu pour moi|"
@@ -58,9 +59,10 @@ _SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|ta
 # A plan said in the present with a time to come, before or after it: "we're moving next
 # spring", "next Tuesday I'm meeting", "on part en août", "demain soir je passe" (the time
 # is :data:`~langgraph_memory.background._idioms.FUTURE`; a past or an imperfect is not a plan).
-_TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?!going to\b|gonna\b)\w+ing\b", re.IGNORECASE)
+_TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?:(?!going to\b|gonna\b)\w+ing\b|off to\b|away\b|back\b)|"
+                       r"(?:^|,\s*)(?:off to|heading to)\s+\w+", re.IGNORECASE)
 _TIMED_FR = re.compile(
-    r"(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:me\s+|m'|nous\s+|y\s+)?"
+    r"(?:^|,\s*)(?:direction|cap sur)\s+\w+|(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:m'y\s*|me\s+|m'|nous\s+|y\s+)?"
     r"(?!suis\b|est\b|sommes\b|ai\b|a\b|avons\b|étais|était|avais|avait|devais|allais|[ée]tions)"
     r"(?![^\W\d_]+(?:ais|ait|aient|ions|iez)\b)[^\W\d_]{2,}\b", re.IGNORECASE | re.UNICODE)
 _FR_WORDS = re.compile(r"\b(?:le|la|les|de|du|des|je|j|nous|un|une|chez|au|aux|est|et|pour|que|mon|ma|mes|ce|cette|en|"
@@ -74,7 +76,7 @@ def _timed_cue(text: str) -> re.Pattern[str]:
 
 _QUESTION_START = re.compile(
     r"^\s*(what|which|who|why|how|when|where|do|does|did|can|could|would|is|are|should|"
-    r"quel\w*|qui|pourquoi|comment|quand|o[ùu]|est-ce|peux-tu|tu |combien|qu'est)\b",
+    r"quel\w*|qui|pourquoi|comment|quand|o[ùu]|est-ce|peux-tu|tu |combien|qu'est)\b(?!['’])",
     _FLAGS,
 )
 _FIRST_PERSON = {"i", "i'm", "i've", "i'd", "i'll", "we", "we've", "we're", "we'd", "je", "j", "on", "nous", "me", "m"}
@@ -187,7 +189,7 @@ def _first_person_before(text: str, start: int, window: int = 5) -> bool:
     return any(w in _FIRST_PERSON for w in words)
 
 
-_USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos)\b|\bm'", _FLAGS)
+_USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos|beurk|berk|yuck|yum|miam)\b|\bm'", _FLAGS)
 """An idiom whose object is the user: "gets on my nerves", "ça me saoule", "m'ennuie"."""
 
 
@@ -239,6 +241,8 @@ def rule_classify(text: str) -> RuleVerdict:
         return RuleVerdict("neutral", 0.8, "neutral", None)
     label, m = found
     cue = m.group(0)
+    if label == "preference" and PAST.search(stripped) and re.search(r"(?:ed|é|ée|és)$", cue, _FLAGS):
+        return RuleVerdict("neutral", 0.7, "neutral", None)  # "I loved yesterday's talk": a reaction, not a taste
     confidence = 0.9 if _STRONG.search(stripped) else 0.6 if _WEAK.fullmatch(cue) else 0.75
     if label == "intent":
         sentiment = "neutral"

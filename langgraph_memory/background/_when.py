@@ -91,7 +91,8 @@ def _next_date(today: date, month: int, day: int) -> date | None:
 
 def _relative(low: str, today: date) -> Period | None:
     """"in two weeks", "dans trois jours", "within a month", "d'ici quinze jours"."""
-    m = re.search(rf"\b(?:in|within|dans|d'ici)\s+({_COUNT}|\d{{1,3}})\s+(days?|weeks?|months?|years?|jours?|"
+    low = re.sub(r"\b(a fortnight|une quinzaine)\b", "two weeks", low)
+    m = re.search(rf"\b(?:in|within|dans|d'ici)\s+({_COUNT}|\d{{1,3}})\s+(days?|weeks?|fortnights?|months?|years?|jours?|"
                   r"semaines?|mois|ans?|ann[ée]es?)\b", low)
     if not m:
         m = re.search(rf"\b({_COUNT}|\d{{1,3}})\s+(days?|weeks?|months?)\s+from (?:now|today)\b", low)
@@ -101,6 +102,8 @@ def _relative(low: str, today: date) -> Period | None:
     unit = m.group(2)
     if unit.startswith(("jour", "day")):
         when = today + timedelta(days=14 if count == 15 and unit.startswith("jour") else count)
+    elif unit.startswith("fortnight"):
+        when = today + timedelta(weeks=2 * count)
     elif unit.startswith(("week", "semaine")):
         when = today + timedelta(weeks=count)
     elif unit.startswith(("month", "mois")):
