@@ -40,10 +40,10 @@ _NEGATED_HABIT = (
     r"you\b|stop|doubt|wait|rush|blame|regret|deserve|last|define|underestimate|sweat|lose|change|panic)[a-z]+|"
     r"n(?:e\s+|')(?!sais|pense|crois|comprends|vois|suis|est\b|aime|oublie|y\b|supporte|m'int[ée]ress|me pla[iî]|"
     r"m'attire|me tente|me dit|m'emballe|me branche)(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
-    r"\w+\s+(?:pas|plus|jamais|que|gu[èe]re|ni)\b")
+    r"\w+\s+(?:pas|plus|jamais|que|qu'|gu[èe]re|ni)\b")
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
 _AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
-              rf"(?:^\s*{DISCOURSE}|(?<=[,;:])\s*(?:so\s+|donc\s+|alors\s+|but\s+|mais\s+)?)(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
+              rf"(?:^\s*{DISCOURSE}(?:please\s+)?|(?<=[,;:])\s*(?:so\s+|donc\s+|alors\s+|but\s+|mais\s+)?)(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
               r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression)\w+")
 # Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
 _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
@@ -53,7 +53,8 @@ _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|b
           rf"(?:pas plus|plus|moins) d'{_NUMBER}\b|"
           rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
-_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|scene|style|vibe|bag|forte|dada)\b|très peu pour moi|"
+_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|scene|style|vibe|bag|forte|dada|"
+          r"guilty pleasure|kryptonite|péché mignon)\b|très peu pour moi|"
           r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"
           r"(?:n'est pas|pas)\s+(?:vraiment\s+|trop\s+)?pour moi\b")
 # A plan said in the present with a time to come, before or after it: "we're moving next

@@ -156,7 +156,17 @@ _HOLIDAYS = (
 )
 
 
+def _thanksgiving(year: int) -> date:
+    """The fourth Thursday of November."""
+    first = date(year, 11, 1)
+    return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+
+
 def _holiday(low: str, today: date) -> Period | None:
+    m = re.search(r"\bthanksgiving\b", low)
+    if m:
+        when = next(d for d in (_thanksgiving(today.year), _thanksgiving(today.year + 1)) if d >= today)
+        return when, when, m.start(), m.end()
     for pattern, month, day, length in _HOLIDAYS:
         m = re.search(rf"\b(?:{pattern})\b", low)
         if m:
