@@ -47,7 +47,10 @@ TASTE = (
     r"(?:works?|clicks?|clicked) for me|resonates? with me|\bin my book\b|\bi could (?:happily )?live on\b|"
     r"j'accroche\b|je n'accroche (?:pas|plus)|j'accroche pas|j'ai (?:toujours |jamais )?(?:eu )?du mal avec|"
     r"(?:i have|i've|i've always had|i have always had) (?:a )?hard time with|rien ne m[e']\s*\w+ (?:autant|plus|mieux)|"
-    r"nothing \w+s me (?:more|as much|like)|"
+    r"nothing \w+s me (?:more|as much|like)|the highlight of my (?:day|week|year)|"
+    r"(?:i've|i have)\s+(?:really\s+|totally\s+|kind of\s+)?gone off\b|je me suis lassée? d|"
+    r"makes? me want to (?:scream|cry|die|sleep|leave|puke|run)|leaves? me (?:cold|indifferent)|"
+    r"me laisse\w* (?:froid|froide|indifférent\w*)|(?:il )?n?'?y a que ça de vrai|\bmoi,? c'est (?:plutôt|plus)\b|"
     r"(?:ne\s+)?m'int[ée]ress\w*|(?:ne\s+)?me\s+pla[iî]\w*|me passionne\w*|je ne supporte (?:pas|plus)\b|"
     r"(?:could|can) (?:eat|drink|watch|listen to|read|play|live on) \w+(?:\s+\w+)? "
     r"(?:every (?:single )?day|all day|forever|every week)|"
@@ -82,11 +85,11 @@ TASTE = (
 # agree with the user, a no-go, an availability ("I'm not available on Thursdays", "je
 # suis indisponible"), what the user does not have ("never owned a car", "pas le permis"),
 # a polite directive ("merci de ne pas", "please don't"), "interdiction de", "zéro sucre".
-_IDENTITY = (r"diabetic|vegetarian|vegan|pescatarian|pescetarian|teetotal|teetotaller|tee-total|celiac|coeliac|"
+_IDENTITY = (r"[a-z]+-free|v[ée]g[ée]\b|diabetic|vegetarian|vegan|pescatarian|pescetarian|teetotal|teetotaller|tee-total|celiac|coeliac|"
              r"(?:lactose|gluten)[- ]intolerant|intolerant to|sober|pregnant|epileptic|asthmatic|"
              r"diab[ée]tique|v[ée]g[ée]tarien(?:ne)?|v[ée]gane?|v[ée]g[ée]talien(?:ne)?|c(?:œ|oe)liaque|"
              r"intol[ée]rante?|sobre|pesc[ée]tarien(?:ne)?|enceinte|[ée]pileptique|asthmatique")
-_FREE = r"available|free|on call|de garde|d'astreinte|stuck at work|tied up|at work|busy|unavailable|booked(?! to)|dispo|disponible|indisponible|libre|pris|prise|occup[ée]e?|absente?"
+_FREE = r"available|free|on call|de garde|d'astreinte|stuck at work|tied up|at work|busy|unavailable|booked(?! to)|dispo|disponible|indisponible|libres?|pris|prises?|occup[ée]e?s?|absente?s?"
 _WHEN = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|weekday|morning|evening|afternoon|night|"
          r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end|matin|soir|après-midi|nuit|before|after|"
          r"until|between|avant|après|jusqu|entre|\d")
@@ -98,7 +101,13 @@ RULE = (
     rf"(?!\s+{_THIRD})|(?:hors de question|pas question|interdiction|interdit)\s+(?:de|d'|que)\b|"
     rf"(?:{_I_AM}|{_JE_SUIS})\s+(?:\w+\s+)?(?:not\s+|never\s+|rarely\s+)?(?:{_FREE})\b(?=[^.!?]*\b(?:{_WHEN}))|"
     rf"je ne suis (?:pas|jamais) (?:\w+\s+)?(?:{_FREE})\b|je ne suis (?:\w+\s+)?(?:{_FREE}) qu|"
-    r"(?:is|are) a must\b|(?:is|are) a (?:hard |big |firm )?no\b|(?:i'm|i am) not (?:allowed|supposed|permitted) to\b|"
+    r"(?:is|are) a must\b|off the menu\b|\b(?:nothing|rien)\s+(?:over|above|under|more than|longer than|à plus de|"
+    r"au-dessus de)\b|(?:have to|need to|must|dois|doit)\s+(?:be|être)\s+(?:home|back|at work|rentrée?|à la maison|"
+    r"chez moi)\b|(?:my|mes)\s+(?:evenings|mornings|weekends|afternoons|nights|soirées|matinées|week-ends|après-midis?|"
+    rf"nuits)\s+(?:are|sont)\s+(?:\w+\s+)?(?:{_FREE})\b|c'est (?:mon|ma) (?:maximum|max|limite)|(?:is|'s) my (?:max|maximum|limit)\b|"
+    r"(?:je ne supporte|i can'?t tolerate|je ne tolère|je ne digère) (?:pas |plus )?(?:le |la |l'|les )?(?:lactose|gluten|"
+    r"alcool|alcohol|caféine|caffeine|sucre|sugar|lait|dairy|produits laitiers|épices|fructose)|"
+    r"(?:is|are) a (?:hard |big |firm )?no\b|(?:i'm|i am) not (?:allowed|supposed|permitted) to\b|"
     r"je n'ai pas le droit de|on m'a interdit|me l'a interdit|interdit pour moi|wheelchair|step-free|fauteuil roulant|"
     r"\b(?:told|advised|asked) me to (?:cut|avoid|stop|limit|reduce|watch|quit)\b|m'a (?:interdit|conseillé d'éviter)|"
     r"\bkeep it (?:low|sugar|salt|gluten|dairy|meat)-\w+|\blow-(?:sodium|carb|fat|sugar|salt)\b|"
@@ -126,8 +135,10 @@ PLAN = (
     r"registered|inscrite?|réservé)\b|j'ai (?:bien |vraiment |très )?envie d(?:e \w+(?:er|ir|re)|'[aeiouyéè]\w*(?:er|ir|re))\b|"
     r"(?:i've got|i have|j'ai)\s+(?:an?\s+|un\s+)?(?:\w+\s+)?(?:appointment|meeting|interview|exam|"
     r"rendez-vous|rdv|entretien|examen)\b|"
-    r"\bi (?:mean|aim|hope|expect|promised myself) to\b|"
-    rf"(?<!n't )(?<!not )(?<!\ba )(?:hoping to|hope to|planning to|planning on|must|ought to|need to|have to|gotta|aiming to|"
+    r"\bi (?:mean|aim|hope|expect|promised myself) to\b|(?:i'm|i am) (?:determined|committed|resolved) to\b|"
+    r"je suis (?:bien |fermement )?(?:décidée?|résolue?) à\b|\bje projette\b|je me suis fixée? (?:de|d'|comme)|"
+    r"(?:i've|i have) set myself\b|"
+    rf"(?<!n't )(?<!not )(?<!\ba )(?:hoping to|hope to|planning to|planning on|planning (?:an?|my|our|some)(?=\s)|must|ought to|need to|have to|gotta|aiming to|"
     rf"intending to|meaning to|wanna)\s+(?!(?:have|love|you|him|her|them|it|me{_NOT_A_PLAN})\w+|"
     r"thinking (?:of|about) \w+ing\b|"
     r"(?:my|mon|ma|our|notre)\s+(?:\w+\s+)?(?:plan|resolution|résolution|idée|idea|projet|intention|aim|but)\b"
@@ -147,7 +158,7 @@ ELLIPTIC = re.compile(
     r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|nothing|rien|"
     r"the plan\b|the idea\b|the goal\b|le plan\b|l'idée\b|"
     r"pas plus|no more than|not more than|at most|"
-    r"(?:gonna|planning to|planning on|hoping to|hope to|thinking of|thinking about|need to|have to|"
+    r"(?:gonna|planning to|planning on|planning (?:an?|my|our|some)(?=\s)|hoping to|hope to|thinking of|thinking about|need to|have to|"
     r"gotta|must|ought to|want to|wanna|trying to|aiming to|intending to|meaning to)\s+"
     rf"(?!(?:have|love|you|him|her|them|it{_NOT_A_PLAN})|faut que|"
     rf"(?:\d+|an?|one|two|three|four|five|ten|twenty|thirty|un|une|deux|trois|quatre|cinq|dix|vingt|trente)\s+"
@@ -156,7 +167,8 @@ ELLIPTIC_TIMED = re.compile(rf"^\s*(?:[^,.!?]{{1,30}},\s*)?{DISCOURSE}(?:going t
                             _FLAGS)
 """A subject-drop plan that needs a time to come to be one: "Going to try yoga next week"
 (not "Going to meetings has taught me…")."""
-ELLIPTIC_OVER = re.compile(r"\b\w+(?:\s+\w+)?\s+over\s+\w+[^.!?]*\b(?:for me|any day|every time|anytime)\b", _FLAGS)
+ELLIPTIC_OVER = re.compile(r"\b\w+(?:\s+\w+)?\s+over\s+\w+[^.!?]*\b(?:for me|any day|every time|anytime)\b|"
+                           r"y a que ça de vrai", _FLAGS)
 """A comparison the user owns without a verb: "Podcasts over audiobooks for me"."""
 
 # Idioms whose subject is the thing ("Loud bars get on my nerves", "les huîtres me rendent
@@ -173,7 +185,8 @@ HYPOTHETICAL = re.compile(
     r"^\s*(?:if|si|suppose|imagine|assuming|even if|même si)\b[^.!?]*\b(?:would|'d|could|might|were|"
     r"\w+(?:rais|rait|rions|riez|raient)|avais|avait|étais|était)\b", _FLAGS)
 # A time gone by: the plan words around it tell what happened, not what will.
-PAST = re.compile(r"\b(?:yesterday|last (?:week|month|year|night|summer|winter|spring|autumn|fall|time|weekend|"
+PAST = re.compile(r"\b(?:when i was|quand j'étais|as a (?:kid|child|teenager)|back then|à l'époque|autrefois|"
+                  r"in my youth|dans ma jeunesse|yesterday|last (?:week|month|year|night|summer|winter|spring|autumn|fall|time|weekend|"
                   r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ago|"
                   r"hier|dernier|dernière|l'an dernier|il y a)\b", _FLAGS)
 

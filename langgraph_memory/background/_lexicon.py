@@ -54,13 +54,13 @@ _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|b
           rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
 _SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|scene|style|vibe|bag|forte|dada|"
-          r"guilty pleasure|kryptonite|péché mignon)\b|très peu pour moi|"
+          r"guilty pleasure|kryptonite|péché mignon|comfort food|go-to|happy place|kind of \w+)\b|très peu pour moi|"
           r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"
           r"(?:n'est pas|pas)\s+(?:vraiment\s+|trop\s+)?pour moi\b")
 # A plan said in the present with a time to come, before or after it: "we're moving next
 # spring", "next Tuesday I'm meeting", "on part en août", "demain soir je passe" (the time
 # is :data:`~langgraph_memory.background._idioms.FUTURE`; a past or an imperfect is not a plan).
-_TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?:(?!going to\b|gonna\b)\w+ing\b|off to\b|away\b|back\b)|"
+_TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?:\w+ly\s+|just\s+|still\s+|really\s+)?(?:(?!going to\b|gonna\b)\w+ing\b|off to\b|away\b|back\b)|"
                        r"(?:^|,\s*)(?:off to|heading to)\s+\w+", re.IGNORECASE)
 _TIMED_FR = re.compile(
     r"(?:^|,\s*)(?:direction|cap sur)\s+\w+|(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:m'y\s*|me\s+|m'|nous\s+|y\s+)?"
@@ -103,6 +103,9 @@ def _sentence_at(text: str, position: int) -> str:
     return text[start:]
 # A limit is the user's when its subject is theirs: "my commute has to stay under 45 minutes".
 _OWN_SUBJECT = re.compile(r"^\s*(my|mon|ma|mes|our|notre|nos)\b", _FLAGS)
+# The user's body speaks for them: "my knees can't handle long hikes", "mon dos ne supporte plus".
+_OWN_BODY = re.compile(r"^\s*(?:my|mon|ma|mes)\s+(?:\w+\s+)?(?:knees?|back|stomach|body|heart|legs?|feet|eyes|ears|skin|"
+                       r"genoux?|dos|estomac|ventre|corps|c(?:œ|oe)ur|jambes?|pieds?|yeux|peau|hanches?|hips?)\b", _FLAGS)
 
 # "always" / "never" are rules when they govern an act one can ask for ("never call me",
 # "I always fly economy"), not when they colour a feeling or a memory ("I've always
@@ -180,8 +183,20 @@ def _ritual(text: str, m: re.Match[str], pattern: re.Pattern[str]) -> bool:
     if pattern is _INTENT and _WEAK_FUTURE.search(m.group(0)):
         return bool(_RITUAL_PLAN.match(after))
     if pattern is _PREFERENCE:
-        return bool(_REACTION.match(after))
+        return bool(_REACTION.match(after)) and not _dislocated(text[:m.start()])
     return False
+
+
+_INTERJECTION = re.compile(r"^\s*(?:wow|oh|ah|aw+|yes|yeah|yep|ok|okay|oui|ouais|merci|thanks|thank you|haha|lol|bon|"
+                           r"super|great|génial|trop|cool|nice|honestly|franchement|omg|really|vraiment)\b", _FLAGS)
+
+
+def _dislocated(before: str) -> bool:
+    """Whether a noun phrase stands before the user's words ("Les dimanches pluvieux,
+    j'adore ça"): then "ça" / "it" names it, and "I love it" is a taste, not a reaction."""
+    head, comma, _ = before.rpartition(",")
+    segment = head.split(".")[-1].split("!")[-1]
+    return bool(comma) and len(_WORD.findall(segment)) >= 1 and not _INTERJECTION.match(segment)
 
 
 def _first_person_before(text: str, start: int, window: int = 5) -> bool:
@@ -206,7 +221,8 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
                 or _IMPERATIVE.match(sentence) or ELLIPTIC.match(sentence) or ELLIPTIC_OVER.search(sentence)
                 or (ELLIPTIC_TIMED.match(sentence) and _timed(sentence))
                 or _OWN.search(text)
-                or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))):
+                or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))
+                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT)):
             return m
     return None
 
@@ -232,6 +248,8 @@ def rule_classify(text: str) -> RuleVerdict:
         if (label == "constraint" and pref is not None and pref.start() < m.start() and not _IMPERATIVE.match(stripped)
                 and not _LIMITS.search(m.group(0))):
             continue
+        if label == "intent" and pref is not None and pref.start() < m.start() < pref.end():
+            continue  # "Musicals make me want to scream": the plan words are inside a taste idiom
         # "I want to learn" is a plan; "I want a quiet room" a taste.
         if label == "intent" and pref is not None and pref.start() < m.start() and not re.search(
             r"(want|veu[xt]|compt\w*|vais)\s", m.group(0) + " ", _FLAGS) and "to" not in m.group(0):
