@@ -44,7 +44,7 @@ _NEGATED_HABIT = (
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
 _AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
               rf"(?:^\s*{DISCOURSE}(?:please\s+)?|(?<=[,;:])\s*(?:so\s+|donc\s+|alors\s+|but\s+|mais\s+)?)(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
-              r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression)\w+")
+              r"need|souci|probl[èe]me|quoi|doute|id[ée]e|stress|blague|panique|pression|matter|thanks|thank)\w+")
 # Restriction adverbs: "only", "uniquement", "ne ... que" (in _NEGATED_HABIT).
 _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|exclusivement"
 # A limit with a number: "no more than 30 minutes", "pas plus de 30 minutes", "50 euros maximum".
@@ -53,15 +53,16 @@ _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|b
           rf"(?:pas plus|plus|moins) d'{_NUMBER}\b|"
           rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
-_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|scene|style|vibe|bag|forte|dada|"
-          r"guilty pleasure|kryptonite|péché mignon|comfort food|go-to|happy place|kind of \w+)\b|très peu pour moi|"
+_SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|dada|"
+          r"guilty pleasure|kryptonite|péché mignon|comfort food|go-to|happy place|kind of \w+)\b|"
+          r"(?:not|n't|pas)\s+(?:really\s+|vraiment\s+)?(?:my|mon|ma)\s+(?:scene|style|vibe|bag|forte)\b|très peu pour moi|"
           r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"
           r"(?:n'est pas|pas)\s+(?:vraiment\s+|trop\s+)?pour moi\b")
 # A plan said in the present with a time to come, before or after it: "we're moving next
 # spring", "next Tuesday I'm meeting", "on part en août", "demain soir je passe" (the time
 # is :data:`~langgraph_memory.background._idioms.FUTURE`; a past or an imperfect is not a plan).
 _TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?:\w+ly\s+|just\s+|still\s+|really\s+)?(?:(?!going to\b|gonna\b)\w+ing\b|off to\b|away\b|back\b)|"
-                       r"(?:^|,\s*)(?:off to|heading to)\s+\w+", re.IGNORECASE)
+                       r"(?:^|,\s*)(?:off to|heading to)\s+\w+|\bi(?:'d| would) love to\b", re.IGNORECASE)
 _TIMED_FR = re.compile(
     r"(?:^|,\s*)(?:direction|cap sur)\s+\w+|(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:m'y\s*|me\s+|m'|nous\s+|y\s+)?"
     r"(?!suis\b|est\b|sommes\b|ai\b|a\b|avons\b|étais|était|avais|avait|devais|allais|[ée]tions)"
@@ -125,12 +126,12 @@ _LIMITS = re.compile(rf"(?<!\w)(?:{_LIMIT})", _FLAGS)
 _INTENT = re.compile(
     r"\b(remind me|remember to|don'?t let me forget|rappelle|n'oublie pas|plan\w*|intend\w*|"
     r"intention|going to|gonna|will|'ll|goal|objectif|decid\w*|d[ée]cid\w*|need to|il faut que je|"
-    r"want(s)? to|(?:'d|would) (?:like|love|prefer) to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) \w+(?:er|ir|re)\b|"
+    r"want(s)? to|(?:'d|would) (?:like|prefer) to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) \w+(?:er|ir|re)\b|"
     rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{PLAN})", _FLAGS)
 _PREFERENCE = re.compile(
     r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
     r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt]|"
-    r"appr[ée]ci\w*)\b|"
+    r"appr[ée]ci(?:e|es|ent|ons|ez)|j'appr[ée]cie)\b|"
     rf"(?:{_SUITS})|(?:{TASTE})", _FLAGS)
 _STRONG = re.compile(r"\b(prefer\w*|pr[ée]f[èe]r\w*|remind me|rappelle|allergic|allergique|favou?rite|d[ée]cid\w*|decid\w*)\b", _FLAGS)
 _WEAK = re.compile(r"\b(will|'ll|need to|want|veux)\b", _FLAGS)
@@ -187,15 +188,15 @@ def _ritual(text: str, m: re.Match[str], pattern: re.Pattern[str]) -> bool:
     return False
 
 
-_INTERJECTION = re.compile(r"^\s*(?:wow|oh|ah|aw+|yes|yeah|yep|ok|okay|oui|ouais|merci|thanks|thank you|haha|lol|bon|"
+_INTERJECTION = re.compile(r"^\s*(?:wow|oh|ah|aw+|m+|hm+|yes|yeah|yep|ok|okay|oui|ouais|merci|thanks|thank you|haha|lol|bon|"
                            r"super|great|génial|trop|cool|nice|honestly|franchement|omg|really|vraiment)\b", _FLAGS)
 
 
 def _dislocated(before: str) -> bool:
     """Whether a noun phrase stands before the user's words ("Les dimanches pluvieux,
     j'adore ça"): then "ça" / "it" names it, and "I love it" is a taste, not a reaction."""
-    head, comma, _ = before.rpartition(",")
-    segment = head.split(".")[-1].split("!")[-1]
+    head, comma, _ = re.split(r"[.!?]", before)[-1].rpartition(",")
+    segment = head
     return bool(comma) and len(_WORD.findall(segment)) >= 1 and not _INTERJECTION.match(segment)
 
 
@@ -205,7 +206,9 @@ def _first_person_before(text: str, start: int, window: int = 5) -> bool:
     return any(w in _FIRST_PERSON for w in words)
 
 
-_USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos|beurk|berk|yuck|yum|miam)\b|\bm'", _FLAGS)
+_USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos)\b|\bm'", _FLAGS)
+_TASTE_WORD = re.compile(r"(?:beurk|berk|yuck|yum|miam)", _FLAGS)
+"""An interjection of taste, the user's when it follows the thing: "Le chocolat blanc, beurk"."""
 """An idiom whose object is the user: "gets on my nerves", "ça me saoule", "m'ennuie"."""
 
 
@@ -222,7 +225,8 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
                 or (ELLIPTIC_TIMED.match(sentence) and _timed(sentence))
                 or _OWN.search(text)
                 or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))
-                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT)):
+                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT)
+                or (_TASTE_WORD.fullmatch(m.group(0)) and _dislocated(text[:m.start()]))):
             return m
     return None
 
@@ -237,6 +241,9 @@ def rule_classify(text: str) -> RuleVerdict:
     found: tuple[str, re.Match[str]] | None = None
     pref = _owned(stripped, _PREFERENCE)
     timed = _timed_cue(stripped) if _timed(stripped) else None
+    plan = _owned(stripped, timed) if timed is not None else None
+    if pref is not None and plan is not None and plan.start() <= pref.start() < plan.end():
+        pref = None  # "I'd love to visit Iceland next summer": a plan, its "love" is part of it
     for label, pattern in (("constraint", _CONSTRAINT), ("intent", _INTENT), ("preference", _PREFERENCE),
                            ("intent", timed)):
         if pattern is None:
