@@ -154,3 +154,11 @@ def test_any_turn_either_stores_captures_or_nothing(edge_store, texts) -> None:
     result = PreferenceCapture(edge_store).capture(texts, namespace=namespace, now=NOW)
     assert len(result.stored) <= len(result.captures)
     assert edge_store.count(namespace=namespace) <= before + len(result.stored)
+
+
+@pytest.mark.parametrize("name", ["main", "kinds", "held_out", "probes", "round1", "fresh"])
+def test_no_neutral_message_of_a_capture_set_is_captured(name) -> None:
+    from benchmarks.preference_eval import classify, load_set
+
+    captured = [row["text"] for row in load_set(name) if row["label"] == "neutral" and classify(row) is not None]
+    assert captured == []
