@@ -11,20 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from langgraph_memory import MemoryStore
 from langgraph_memory.background._objects import same_thing
 from langgraph_memory.background._when import resolve_timeframe, valid_timeframe
 from langgraph_memory.background.preferences import PreferenceCapture, rule_classifier
 
 NOW = datetime(2026, 11, 23, 15, tzinfo=timezone.utc)  # a Monday
 NS = ("memories", "kinds")
-
-
-@pytest.fixture
-def edge_store(tmp_path, embeddings):
-    store = MemoryStore.open(tmp_path / "store", embeddings=embeddings)
-    yield store
-    store.close()
 
 
 def _type(text: str) -> str:
@@ -128,32 +120,32 @@ def test_same_thing_is_symmetric_and_never_raises(a, b, choice) -> None:
     ("I avoid sugar", "Actually I love sugar now", True),                       # a rule, then a taste
     ("I'm allergic to shellfish", "I'm intolerant to lactose", False),
 ])
-def test_a_capture_replaces_only_one_about_the_same_thing(edge_store, first, second, same) -> None:
-    capture = PreferenceCapture(edge_store)
+def test_a_capture_replaces_only_one_about_the_same_thing(store, first, second, same) -> None:
+    capture = PreferenceCapture(store)
     a, b = capture.classify([first, second], NOW).captures
     stored = {"type": a.type, "objects": list(a.objects), "key": a.key, "action": a.action}
     assert b.replaces(stored) is same
 
 
-def test_a_rule_replaces_a_taste_on_the_same_thing_and_distinct_rules_accumulate(edge_store) -> None:
-    capture = PreferenceCapture(edge_store)
+def test_a_rule_replaces_a_taste_on_the_same_thing_and_distinct_rules_accumulate(store) -> None:
+    capture = PreferenceCapture(store)
     for text in ("I love shrimp.", "I'm allergic to shrimp.", "I'm lactose intolerant.", "Pas de réunions le lundi."):
         capture.capture([text], namespace=NS, now=NOW)
-    live = [m for m in edge_store.recent(namespace=NS, since=None) if m.source == "preference-capture"]
+    live = [m for m in store.recent(namespace=NS, since=None) if m.source == "preference-capture"]
     texts = sorted(m.metadata["capture"]["text"] for m in live)
     assert texts == ["I'm allergic to shrimp.", "I'm lactose intolerant.", "Pas de réunions le lundi."]
-    history = edge_store.history(next(m.id for m in live if "shrimp" in m.content), namespace=NS)
+    history = store.history(next(m.id for m in live if "shrimp" in m.content), namespace=NS)
     assert any("I love shrimp." in h.content for h in history)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(texts=st.lists(st.text(max_size=120), min_size=1, max_size=3))
-def test_any_turn_either_stores_captures_or_nothing(edge_store, texts) -> None:
+def test_any_turn_either_stores_captures_or_nothing(store, texts) -> None:
     namespace = ("memories", "prop")
-    before = edge_store.count(namespace=namespace)
-    result = PreferenceCapture(edge_store).capture(texts, namespace=namespace, now=NOW)
+    before = store.count(namespace=namespace)
+    result = PreferenceCapture(store).capture(texts, namespace=namespace, now=NOW)
     assert len(result.stored) <= len(result.captures)
-    assert edge_store.count(namespace=namespace) <= before + len(result.stored)
+    assert store.count(namespace=namespace) <= before + len(result.stored)
 
 
 @pytest.mark.parametrize("name", ["main", "kinds", "held_out", "probes", "round1", "fresh"])
