@@ -49,7 +49,12 @@ SETS = {
     "round1": DATA / "preference_messages_blind.jsonl",
     "fresh": DATA / "preference_messages_fresh.jsonl",
 }
-SEQUENCES = {"fresh_sequences": DATA / "capture_sequences_fresh.jsonl"}
+SEQUENCES = {"fresh_sequences": DATA / "capture_sequences_fresh.jsonl",
+             "probe_sequences": DATA / "capture_sequences_probes.jsonl",
+             "round1_sequences": DATA / "capture_sequences_blind.jsonl"}
+"""Two-turn pairs (``--sequences``): ``fresh`` never tuned on; ``probes`` (14, written in the
+second round after its message fixes, measured at 10/14 before the key fixes they led to) and
+``round1`` (the first blind round, declassified) tuned on."""
 HALVES = ("round1_a", "round1_b")
 """``round1`` split by line parity (even lines ``_a``, odd ``_b``)."""
 TUNING = ("main", "kinds", "probes", "round1", "round1_a", "round1_b")

@@ -48,6 +48,7 @@ TASTE = (
     r"j'accroche\b|je n'accroche (?:pas|plus)|j'accroche pas|j'ai (?:toujours |jamais )?(?:eu )?du mal avec|"
     r"(?:i have|i've|i've always had|i have always had) (?:a )?hard time with|rien ne m[e']\s*\w+ (?:autant|plus|mieux)|"
     r"nothing \w+s me (?:more|as much|like)|the highlight of my (?:day|week|year)|"
+    r"(?:is|are) (?:much |way |far |a lot )?(?:better|worse|nicer|easier|harder) for me\b|me convien\w* (?:mieux|moins)|"
     r"(?:i've|i have)\s+(?:really\s+|totally\s+|kind of\s+)?gone off\b|je me suis lassée? d|"
     r"makes? me want to (?:scream|cry|die|sleep|leave|puke|run)|leaves? me (?:cold|indifferent)|"
     r"me laisse\w* (?:froid|froide|indifférent\w*)|(?:il )?n?'?y a que ça de vrai|\bmoi,? c'est (?:plutôt|plus)\b|"

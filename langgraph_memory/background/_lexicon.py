@@ -131,7 +131,7 @@ _INTENT = re.compile(
 _PREFERENCE = re.compile(
     r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
     r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt]|"
-    r"appr[ée]ci(?:e|es|ent|ons|ez)|j'appr[ée]cie)\b|"
+    r"appr[ée]ci(?:e|es|ent|ons|ez)|j'appr[ée]cie|(?:ça|cela) me va(?: très bien| bien| parfaitement)?|(?:that )?works for me)\b|"
     rf"(?:{_SUITS})|(?:{TASTE})", _FLAGS)
 _STRONG = re.compile(r"\b(prefer\w*|pr[ée]f[èe]r\w*|remind me|rappelle|allergic|allergique|favou?rite|d[ée]cid\w*|decid\w*)\b", _FLAGS)
 _WEAK = re.compile(r"\b(will|'ll|need to|want|veux)\b", _FLAGS)
@@ -207,7 +207,8 @@ def _first_person_before(text: str, start: int, window: int = 5) -> bool:
 
 
 _USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos)\b|\bm'", _FLAGS)
-_TASTE_WORD = re.compile(r"(?:beurk|berk|yuck|yum|miam)", _FLAGS)
+_TASTE_WORD = re.compile(r"(?:beurk|berk|yuck|yum|miam|(?:ça|cela) me va(?: très bien| bien| parfaitement)?|"
+                         r"(?:that )?works for me)", _FLAGS)
 """An interjection of taste, the user's when it follows the thing: "Le chocolat blanc, beurk"."""
 """An idiom whose object is the user: "gets on my nerves", "ça me saoule", "m'ennuie"."""
 
@@ -218,6 +219,10 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     for m in pattern.finditer(text):
         if _ritual(text, m, pattern):
             continue
+        if _TASTE_WORD.fullmatch(m.group(0)):  # "Ça me va, merci" is a ritual, "Les réunions à 9 h, ça me va" a taste
+            if _dislocated(text[:m.start()]):
+                return m
+            continue
         own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
         sentence = _sentence_at(text, m.start())
         if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON or _USER_IN_CUE.search(m.group(0))
@@ -225,8 +230,7 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
                 or (ELLIPTIC_TIMED.match(sentence) and _timed(sentence))
                 or _OWN.search(text)
                 or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))
-                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT)
-                or (_TASTE_WORD.fullmatch(m.group(0)) and _dislocated(text[:m.start()]))):
+                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT)):
             return m
     return None
 

@@ -39,7 +39,7 @@ truc genre chose choses
 propose proposer suggest suggère suggérer send envoie envoyer recommend recommande recommander give donne donner
 show montre montrer offer offre offrir stay away steer clear can could will won't would should must may might
 peux peut veux veut dois doit spend
-too either again anymore back fine ok okay funny finalement franchement honestly perso bref bon well anyway
+too either neither non again anymore back fine ok okay funny supporte supportent raffole craque finalement franchement honestly perso bref bon well anyway
 horreur faible penchant passion dingue accro fou folle plaît plait ennuie saoule dit rien nerves creeps sucker
 """.split())
 # Words that stand for an object named earlier in the sentence: "le jazz, ça me plaît",
@@ -111,6 +111,9 @@ def _earlier(before: str) -> str:
     return ""
 
 
+_DIET = re.compile(r"\b(?:i'm|i am|je suis|now|désormais|maintenant)\s+(?:\w+\s+)?(?:vegetarian|vegan|pescatarian|"
+                   r"pescetarian|omnivore|flexitarian|v[ée]g[ée]tarien(?:ne)?|v[ée]gane?|v[ée]g[ée]talien(?:ne)?|"
+                   r"pesc[ée]tarien(?:ne)?|flexitarien(?:ne)?|omnivore|v[ée]g[ée])\b", _FLAGS)
 # An availability is keyed by its slot: "je suis dispo le mardi" and "le mardi ça ne marche
 # plus pour moi" are one rule about Tuesdays.
 _AVAILABILITY = re.compile(r"\b(?:available|free|busy|unavailable|booked|dispo|disponible|indisponible|libre|pris|prise|"
@@ -135,8 +138,11 @@ def objects_of(text: str, cue: str, action: str = "") -> tuple[str, ...]:
         return (_singular((favourite.group(1) or favourite.group(2)).lower().split()[0]),)
     at = low.lower().find(cue.lower()) if cue else -1
     before, after = (low[:at], low[at + len(cue):]) if at >= 0 else ("", low)
-    if _SUITS_CUE.search(cue) and _phrase(before.split(",")[0]):
-        return (_phrase(before.split(",")[0]),)
+    diet = _DIET.search(low)
+    if diet:  # "I'm vegetarian" then "I'm pescatarian now": one diet that changed
+        return ("diet",)
+    if _SUITS_CUE.search(cue) and _earlier(before):
+        return (_earlier(before),)
     if SUBJECT_IDIOM.search(cue) and _earlier(before):
         return (_earlier(before),)
     if _LIMITS.search(cue):
