@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["TASTE", "RULE", "PLAN", "ELLIPTIC", "DISCOURSE", "HYPOTHETICAL", "PAST", "PAST_PLAN", "FUTURE", "SUBJECT_IDIOM",
-           "ELLIPTIC_TIMED"]
+           "ELLIPTIC_TIMED", "REPORTED", "SELF_RULE"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _I_AM = r"(?:i'm|i am|i've always been|i've been|i was always)"
@@ -47,7 +47,10 @@ TASTE = (
     r"(?:works?|clicks?|clicked) for me|resonates? with me|\bin my book\b|\bi could (?:happily )?live on\b|"
     r"j'accroche\b|je n'accroche (?:pas|plus)|j'accroche pas|j'ai (?:toujours |jamais )?(?:eu )?du mal avec|"
     r"(?:i have|i've|i've always had|i have always had) (?:a )?hard time with|rien ne m[e']\s*\w+ (?:autant|plus|mieux)|"
-    r"nothing \w+s me (?:more|as much|like)|the highlight of my (?:day|week|year)|"
+    r"nothing \w+s me (?:more|as much|like)|the highlight of my (?:day|week|year)|\bnothing (?:too )?\w+ for me\b|"
+    r"\bi (?:tend to|usually|generally) (?:go for|pick|choose|opt for|prefer)\b|j'ai tendance à (?:prendre|choisir|préférer)|"
+    r"me fai\w* (?:toujours |beaucoup |vraiment |un )?(?:du bien|bien)\b|(?:does|do) me good|"
+    r"j'en suis (?:\w+ )?(?:fan|dingue|accro|folle?|fana)\b|"
     r"(?:is|are) (?:much |way |far |a lot )?(?:better|worse|nicer|easier|harder) for me\b|me convien\w* (?:mieux|moins)|"
     r"(?:i've|i have)\s+(?:really\s+|totally\s+|kind of\s+)?gone off\b|je me suis lassée? d|"
     r"makes? me want to (?:scream|cry|die|sleep|leave|puke|run)|leaves? me (?:cold|indifferent)|"
@@ -59,8 +62,8 @@ TASTE = (
     r"bores? me\b|(?:is|are)(?: not| n't|n't)?(?: really)? my idea of\b|right up my (?:alley|street)|"
     r"give me\b[^.!?]*\band i'?m (?:happy|good|set)\b|\b(?:never|always|only|no)\s+(?!there\b|here\b|been\b|being\b)\w+(?:\s+\w+)?\s+for me\b|"
     r"\b(?:i find|je trouve)\b[^.!?]*\b(?:dull|boring|tedious|relaxing|fun|exciting|overrated|annoying|stressful|"
-    r"soothing|delicious|disgusting|fascinating|pointless|ennuyeux|ennuyeuse|ennui|génial|géniale|nul|nulle|relaxant|"
-    r"reposant|passionnant|barbant|chiant|surfait|stressant|délicieux|dégoûtant|horrible)\b|"
+    r"soothing|delicious|disgusting|fascinating|pointless|ennuyeu\w*|ennui|génia\w*|nul|nulles?|nuls|relaxant\w*|"
+    r"reposant\w*|passionnant\w*|barbant\w*|chiant\w*|surfait\w*|stressant\w*|délicieu\w*|dégoûtant\w*|horribles?)\b|"
     rf"{_JE_SUIS}\s+team\b|{_JE_SUIS}\s+(?:un |une )?(?:grand |grande |vrai |vraie |gros |grosse )?(?:amateur|amatrice|adepte|"
     r"inconditionnel\w*)\b|j'ai (?:un |eu un )?(?:vrai |gros )?coup de c(?:œ|oe)ur pour|\bdu genre à\b|"
     r"\b(?:beurk|berk|yuck|miam|yum)\b|"
@@ -108,12 +111,16 @@ RULE = (
     rf"nuits)\s+(?:are|sont)\s+(?:\w+\s+)?(?:{_FREE})\b|c'est (?:mon|ma) (?:maximum|max|limite)|(?:is|'s) my (?:max|maximum|limit)\b|"
     r"(?:je ne supporte|i can'?t tolerate|je ne tolère|je ne digère) (?:pas |plus )?(?:le |la |l'|les )?(?:lactose|gluten|"
     r"alcool|alcohol|caféine|caffeine|sucre|sugar|lait|dairy|produits laitiers|épices|fructose)|"
-    r"(?:is|are) a (?:hard |big |firm )?no\b|(?:i'm|i am) not (?:allowed|supposed|permitted) to\b|"
+    r"(?:is|are) a (?:hard |big |firm )?no\b(?!-)|(?:i'm|i am) not (?:allowed|supposed|permitted) to\b|"
     r"je n'ai pas le droit de|on m'a interdit|me l'a interdit|interdit pour moi|wheelchair|step-free|fauteuil roulant|"
     r"\b(?:told|advised|asked) me to (?:cut|avoid|stop|limit|reduce|watch|quit)\b|m'a (?:interdit|conseillé d'éviter)|"
     r"\bkeep it (?:low|sugar|salt|gluten|dairy|meat)-\w+|\blow-(?:sodium|carb|fat|sugar|salt)\b|"
     r"je fais (?:très )?attention (?:au|à la|aux|à l')|watch(?:ing)? my (?:salt|sugar|weight|carbs|intake|calories)|"
     r"(?:i have|i've got|j'ai) (?:an? |une )?(?:\w+ )?(?:intolerance|allergy|intolérance|allergie)\b|"
+    r"(?:i have|i've got|j'ai) (?:\w+ )?(?:celiac|coeliac|diabetes|epilepsy|asthma|la maladie c(?:œ|oe)liaque|du diabète|"
+    r"de l'asthme|la phobie|une phobie|a phobia|a fear of)\b|(?:impossible|pas possible|not possible) (?:pour moi|for me)|"
+    r"\bje\s+(?!sais|pense|crois|vois|comprends|suis|peux|veux|dois|trouve|connais)\w+\s+(?:pas|plus|jamais)\s+"
+    r"(?:de|d'|le|la|les|du|à|avant|après|en)\b|"
     r"(?:i've|i have) never (?:had|owned|held|learned to|learnt to)\b|"
     r"\bmerci de (?:ne|pas|jamais|toujours|m'|me)\b|\bplease (?:don'?t|do not|never|no|avoid|skip)\b|"
     r"\bkeep (?:my|me|our)\s+(?:\w+\s+){0,2}(?:free|clear|open|off)\b|"
@@ -134,8 +141,8 @@ PLAN = (
     r"\bi(?:'ve)? promised\b|\b(?:the|le) (?:plan|idea|idée|goal|objectif|but)\s*(?:,\s*)?(?:is|c'est|est) (?:to|de|d')|"
     r"\bon my (?:to-?do )?list\b|sur ma liste|(?:i've|i have|i'm|j'ai|je me suis) (?:just )?(?:signed up|enrolled|"
     r"registered|inscrite?|réservé)\b|j'ai (?:bien |vraiment |très )?envie d(?:e \w+(?:er|ir|re)|'[aeiouyéè]\w*(?:er|ir|re))\b|"
-    r"(?:i've got|i have|j'ai)\s+(?:an?\s+|un\s+)?(?:\w+\s+)?(?:appointment|meeting|interview|exam|"
-    r"rendez-vous|rdv|entretien|examen)\b|"
+    r"(?:i've got|i have|j'ai)\s+(?:an?\s+|un\s+)?(?:\w+\s+)?(?:appointments?|meetings?|interviews?|exams?|"
+    r"rendez-vous|rdv|entretiens?|examens?)\b|\b(?:reminder|note) to (?:self|myself)\b|(?:note|rappel) pour moi|pense-bête|"
     r"\bi (?:mean|aim|hope|expect|promised myself) to\b|(?:i'm|i am) (?:determined|committed|resolved) to\b|"
     r"je suis (?:bien |fermement )?(?:décidée?|résolue?) à\b|\bje projette\b|je me suis fixée? (?:de|d'|comme)|"
     r"(?:i've|i have) set myself\b|"
@@ -154,7 +161,8 @@ DISCOURSE = (r"(?:(?:also|and|oh|so|please|actually|honestly|seriously|btw|by th
              r"désormais|dorénavant|maintenant|à l'avenir|par contre|du coup|oh et|ah et|perso|personnellement|pls|plz|stp|svp)"
              r"[\s,]+)*")
 ELLIPTIC = re.compile(
-    rf"^\s*{DISCOURSE}(?:not (?:a |the )?(?:big |huge )?fan of|not big on|not into|big fan of|huge fan of|"
+    rf"^\s*(?:(?![^,.!?]*\b(?:pour|for) (?:eux|lui|elle|elles|them|him|her)\b)[^,.!?]{{1,25}},\s*)?{DISCOURSE}"
+    rf"(?:not (?:a |the )?(?:big |huge )?fan of|not big on|not into|big fan of|huge fan of|"
     rf"nothing beats{_PRONOUN_OBJECT}|(?:you )?can'?t beat|rien ne vaut|rien de tel|give me\b|for me\b|pour moi\b|"
     r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|nothing|rien|"
     r"the plan\b|the idea\b|the goal\b|le plan\b|l'idée\b|"
@@ -164,7 +172,8 @@ ELLIPTIC = re.compile(
     rf"(?!(?:have|love|you|him|her|them|it{_NOT_A_PLAN})|faut que|"
     rf"(?:\d+|an?|one|two|three|four|five|ten|twenty|thirty|un|une|deux|trois|quatre|cinq|dix|vingt|trente)\s+"
     r"(?:\w+\s+){0,3}(?:max|maximum|tops|au (?:grand )?maximum|at most|au plus)\b)", _FLAGS)
-ELLIPTIC_TIMED = re.compile(rf"^\s*(?:[^,.!?]{{1,30}},\s*)?{DISCOURSE}(?:going to|off to|heading to|direction|cap sur)\s+\w+",
+ELLIPTIC_TIMED = re.compile(rf"^\s*(?:[^,.!?]{{1,30}},\s*)?{DISCOURSE}(?:going to|off to|heading to|direction|cap sur|"
+                            r"rendez-vous|rdv|appointment)\s+\w+",
                             _FLAGS)
 """A subject-drop plan that needs a time to come to be one: "Going to try yoga next week"
 (not "Going to meetings has taught me…")."""
@@ -181,6 +190,16 @@ SUBJECT_IDIOM = re.compile(
 # A plan that was: "I was going to call", "we were planning to", "j'allais", "je devais".
 PAST_PLAN = re.compile(r"\b(?:was|were|had been)\s+(?:\w+\s+)?(?:going to|gonna|planning|hoping|meaning|about to)\b|"
                        r"\b(?:j'allais|je devais|on devait|nous devions|j'avais prévu)\b", _FLAGS)
+# Someone else's words, reported: "my doctor says I should…", "she told me she hates…",
+# "ma mère dit que je devrais…" (an instruction given to the user, "told me to cut out
+# salt", stays the user's).
+REPORTED = re.compile(
+    r"\b(?:says|said|told me(?! to\b)|tells me(?! to\b)|thinks|reckons|keeps saying|dit|disait|m'a dit|me dit|pense que|"
+    r"trouve que|répète)\b", _FLAGS)
+# A restriction that is the speaker's whoever else the sentence names: "Fridays are a
+# no-go, I pick up the kids".
+SELF_RULE = re.compile(r"\b(?:no-go|no go|out of the question|deal-?breaker|a hard no)\b(?!\s+(?:to|for)\s+"
+                       r"(?:him|her|them|his|their|eux|lui)\b)", _FLAGS)
 # "If I were rich I'd…", "si j'avais le temps, je ferais…": a wish, not a plan or a rule.
 HYPOTHETICAL = re.compile(
     r"^\s*(?:if|si|suppose|imagine|assuming|even if|même si)\b[^.!?]*\b(?:would|'d|could|might|were|"

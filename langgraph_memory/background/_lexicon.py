@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from langgraph_memory.background._idioms import (DISCOURSE, ELLIPTIC, ELLIPTIC_OVER, ELLIPTIC_TIMED, FUTURE, HYPOTHETICAL, PAST, PAST_PLAN,
-                                                  PLAN, RULE, TASTE)
+                                                  PLAN, REPORTED, RULE, SELF_RULE, TASTE)
 
 __all__ = ["passes_filter", "rule_classify", "RuleVerdict"]
 
@@ -39,7 +39,7 @@ _NEGATED_HABIT = (
     r"mean|feel|like|love|want|need|believe|agree|worry|hate|enjoy|have to|forget|let|give|quit|be\b|hesitate|miss|"
     r"you\b|stop|doubt|wait|rush|blame|regret|deserve|last|define|underestimate|sweat|lose|change|panic)[a-z]+|"
     r"n(?:e\s+|')(?!sais|pense|crois|comprends|vois|suis|est\b|aime|oublie|y\b|supporte|m'int[ée]ress|me pla[iî]|"
-    r"m'attire|me tente|me dit|m'emballe|me branche)(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
+    r"m'attire|me tente|me dit|m'emballe|me branche)(?:(?:peux|peut|pouvons|dois|doit)\s+)?(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
     r"\w+\s+(?:pas|plus|jamais|que|qu'|gu[èe]re|ni)\b")
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
 _AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
@@ -54,7 +54,7 @@ _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|b
           rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
 _SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|dada|"
-          r"guilty pleasure|kryptonite|péché mignon|comfort food|go-to|happy place|kind of \w+)\b|"
+          r"guilty pleasure|kryptonite|péché mignon|comfort food|go-to|happy place|kind of \w+|délire|came)\b|"
           r"(?:not|n't|pas)\s+(?:really\s+|vraiment\s+)?(?:my|mon|ma)\s+(?:scene|style|vibe|bag|forte)\b|très peu pour moi|"
           r"(?:isn'?t|is not|'s not|not)\s+(?:really\s+|very\s+)?(?:for me)\b|"
           r"(?:n'est pas|pas)\s+(?:vraiment\s+|trop\s+)?pour moi\b")
@@ -62,9 +62,9 @@ _SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|ta
 # spring", "next Tuesday I'm meeting", "on part en août", "demain soir je passe" (the time
 # is :data:`~langgraph_memory.background._idioms.FUTURE`; a past or an imperfect is not a plan).
 _TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?:\w+ly\s+|just\s+|still\s+|really\s+)?(?:(?!going to\b|gonna\b)\w+ing\b|off to\b|away\b|back\b)|"
-                       r"(?:^|,\s*)(?:off to|heading to)\s+\w+|\bi(?:'d| would) love to\b", re.IGNORECASE)
+                       r"(?:^|,\s*)(?:off to|heading to|appointment)\s+\w+|\bi(?:'d| would) love to\b", re.IGNORECASE)
 _TIMED_FR = re.compile(
-    r"(?:^|,\s*)(?:direction|cap sur)\s+\w+|(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:m'y\s*|me\s+|m'|nous\s+|y\s+)?"
+    r"(?:^|,\s*)(?:direction|cap sur|rendez-vous|rdv)\s+\w+|(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:m'y\s*|me\s+|m'|nous\s+|y\s+)?"
     r"(?!suis\b|est\b|sommes\b|ai\b|a\b|avons\b|étais|était|avais|avait|devais|allais|[ée]tions)"
     r"(?![^\W\d_]+(?:ais|ait|aient|ions|iez)\b)[^\W\d_]{2,}\b", re.IGNORECASE | re.UNICODE)
 _FR_WORDS = re.compile(r"\b(?:le|la|les|de|du|des|je|j|nous|un|une|chez|au|aux|est|et|pour|que|mon|ma|mes|ce|cette|en|"
@@ -200,13 +200,19 @@ def _dislocated(before: str) -> bool:
     return bool(comma) and len(_WORD.findall(segment)) >= 1 and not _INTERJECTION.match(segment)
 
 
+def _reported_before(text: str, start: int) -> bool:
+    """Whether someone else's words are reported before ``start`` in its sentence."""
+    sentence_start = max((e.end() for e in _SENTENCE_END.finditer(text[:start])), default=0)
+    return bool(REPORTED.search(text[sentence_start:start]))
+
+
 def _first_person_before(text: str, start: int, window: int = 5) -> bool:
     words = [w.lower().strip("'") for w in _WORD.findall(text[:start])][-window:]
     words = [w.split("'")[0] if "'" in w else w for w in words]
     return any(w in _FIRST_PERSON for w in words)
 
 
-_USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos)\b|\bm'", _FLAGS)
+_USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos|self|myself)\b|\bm'", _FLAGS)
 _TASTE_WORD = re.compile(r"(?:beurk|berk|yuck|yum|miam|(?:ça|cela) me va(?: très bien| bien| parfaitement)?|"
                          r"(?:that )?works for me)", _FLAGS)
 """An interjection of taste, the user's when it follows the thing: "Le chocolat blanc, beurk"."""
@@ -223,14 +229,16 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
             if _dislocated(text[:m.start()]):
                 return m
             continue
-        own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
         sentence = _sentence_at(text, m.start())
+        if _reported_before(text, m.start()):
+            continue  # "my doctor says I should…": someone else's words
+        own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
         if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON or _USER_IN_CUE.search(m.group(0))
                 or _IMPERATIVE.match(sentence) or ELLIPTIC.match(sentence) or ELLIPTIC_OVER.search(sentence)
                 or (ELLIPTIC_TIMED.match(sentence) and _timed(sentence))
                 or _OWN.search(text)
                 or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))
-                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT)):
+                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT) or SELF_RULE.search(m.group(0))):
             return m
     return None
 
