@@ -160,7 +160,9 @@ class ChatModelClassifier:
         "constraint (a restriction the user lives by) or neutral (anything else: chit-chat, "
         "questions, facts about other people), a confidence in [0, 1], a short lowercase topic "
         "(the category for tastes, e.g. 'drinks'; the action and object for plans, e.g. 'call "
-        "lina'), the action verb in the infinitive, the timeframe as an ISO date or 'ongoing', "
+        "lina'), the action verb in the infinitive, the timeframe relative to today as an ISO date, an "
+        "ISO interval (a month: 2027-06-01/2027-06-30; 'before March': {today}/2027-02-28; 'after the summer': "
+        "2027-09-01/..) or 'ongoing', "
         "the sentiment, and the people, tools and places named. Message:\n{text}"
     )
 
@@ -180,7 +182,8 @@ def normalise(raw: Any, text: str) -> Capture | None:
     """A classifier's answer as a :class:`Capture`; ``None`` for ``neutral``.
 
     Keys are matched case-insensitively (a model may answer ``"Type"``), the topic is
-    lowercased and single-spaced, the timeframe must be an ISO date or ``ongoing``.
+    lowercased and single-spaced, the timeframe must be an ISO date, an ISO interval
+    (ends may be ``..``) or ``ongoing``.
 
     Raises:
         InvalidMemoryError: the answer does not fit (the caller counts it as a skip).
