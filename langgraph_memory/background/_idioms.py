@@ -22,7 +22,7 @@ _FLAGS = re.IGNORECASE | re.UNICODE
 _I_AM = r"(?:i'm|i am|i've always been|i've been|i was always)"
 _JE_SUIS = r"(?:je suis|j'suis|chuis)"
 _ADVERBS = (r"(?:(?:really|so|totally|completely|absolutely|a bit|quite|not|not really|not very|very|such|more|much|"
-            r"rather|pretty|kind of|kinda|just|always|also|honestly|vraiment|tellement|complètement|carrément|"
+            r"rather|pretty|kind of|kinda|just|always|also|honestly|strictly|definitely|vraiment|tellement|complètement|carrément|"
             r"grave|très|trop|assez|un peu|plutôt|toujours|aussi|plus)\s+)*")
 # Verbs after "must" / "gotta" / "should" that say a feeling or a remark, not a plan:
 # "must feel great", "gotta tell you", "gotta go!", "I must say".
@@ -48,19 +48,24 @@ TASTE = (
     r"j'accroche\b|je n'accroche (?:pas|plus)|j'accroche pas|j'ai (?:toujours |jamais )?(?:eu )?du mal avec|"
     r"(?:i have|i've|i've always had|i have always had) (?:a )?hard time with|rien ne m[e']\s*\w+ (?:autant|plus|mieux)|"
     r"nothing \w+s me (?:more|as much|like)|the highlight of my (?:day|week|year)|\bnothing (?:too )?\w+ for me\b|"
+    r"(?:better|worse|nicer) than\b[^.!?]*\b(?:in my (?:opinion|view|book)|imo|imho)\b|"
+    r"\b(?:in my (?:opinion|view)|imo|imho|à mon avis|selon moi)\b[^.!?]*\b(?:better|worse|meilleure?s?|mieux|pire) (?:than|que)\b|"
+    r"\bi (?:really |totally )?dig\b|\bhard pass\b|\bi'?ll pass on\b|je passe mon tour|"
+    r"me (?:détend\w*|calme\w*|relaxe\w*|ressource\w*)\b|m'apaise\w*|"
+    r"(?:question|côté|niveau|en matière de)\s+\w+,\s*je suis (?:plutôt|plus|très|pas trop|pas très)\s+\w+|"
     r"\bi (?:tend to|usually|generally) (?:go for|pick|choose|opt for|prefer)\b|j'ai tendance à (?:prendre|choisir|préférer)|"
     r"me fai\w* (?:toujours |beaucoup |vraiment |un )?(?:du bien|bien)\b|(?:does|do) me good|"
     r"j'en suis (?:\w+ )?(?:fan|dingue|accro|folle?|fana)\b|"
     r"(?:is|are) (?:much |way |far |a lot )?(?:better|worse|nicer|easier|harder) for me\b|me convien\w* (?:mieux|moins)|"
     r"(?:i've|i have)\s+(?:really\s+|totally\s+|kind of\s+)?gone off\b|je me suis lassée? d|"
-    r"makes? me want to (?:scream|cry|die|sleep|leave|puke|run)|leaves? me (?:cold|indifferent)|"
-    r"me laisse\w* (?:froid|froide|indifférent\w*)|(?:il )?n?'?y a que ça de vrai|\bmoi,? c'est (?:plutôt|plus)\b|"
+    r"makes? me want to (?:scream|cry|die|sleep|leave|puke|run)|leaves? me (?:\w+ )?(?:cold|indifferent)|"
+    r"me laisse\w* (?:\w+ )?(?:froid|froide|indifférent\w*)|(?:il )?n?'?y a que ça de vrai|\bmoi,? c'est (?:plutôt|plus)\b|"
     r"(?:ne\s+)?m'int[ée]ress\w*|(?:ne\s+)?me\s+pla[iî]\w*|me passionne\w*|je ne supporte (?:pas|plus)\b|"
     r"(?:could|can) (?:eat|drink|watch|listen to|read|play|live on) \w+(?:\s+\w+)? "
     r"(?:every (?:single )?day|all day|forever|every week)|"
     r"\b(?:give|gives|gave) me the (?:creeps|chills|shivers)|gets? on my nerves|drives? me (?:nuts|crazy|mad|up the wall)|"
     r"bores? me\b|(?:is|are)(?: not| n't|n't)?(?: really)? my idea of\b|right up my (?:alley|street)|"
-    r"give me\b[^.!?]*\band i'?m (?:happy|good|set)\b|\b(?:never|always|only|no)\s+(?!there\b|here\b|been\b|being\b)\w+(?:\s+\w+)?\s+for me\b|"
+    r"give me\b[^.!?]*\band i'?m (?:happy|good|set)\b|\b(?:never|always|only)\s+(?!there\b|here\b|been\b|being\b)\w+(?:\s+\w+)?\s+for me\b|"
     r"\b(?:i find|je trouve)\b[^.!?]*\b(?:dull|boring|tedious|relaxing|fun|exciting|overrated|annoying|stressful|"
     r"soothing|delicious|disgusting|fascinating|pointless|ennuyeu\w*|ennui|génia\w*|nul|nulles?|nuls|relaxant\w*|"
     r"reposant\w*|passionnant\w*|barbant\w*|chiant\w*|surfait\w*|stressant\w*|délicieu\w*|dégoûtant\w*|horribles?)\b|"
@@ -105,13 +110,14 @@ RULE = (
     rf"(?!\s+{_THIRD})|(?:hors de question|pas question|interdiction|interdit)\s+(?:de|d'|que)\b|"
     rf"(?:{_I_AM}|{_JE_SUIS})\s+(?:\w+\s+)?(?:not\s+|never\s+|rarely\s+)?(?:{_FREE})\b(?=[^.!?]*\b(?:{_WHEN}))|"
     rf"je ne suis (?:pas|jamais) (?:\w+\s+)?(?:{_FREE})\b|je ne suis (?:\w+\s+)?(?:{_FREE}) qu|"
-    r"(?:is|are) a must\b|off the menu\b|\b(?:nothing|rien)\s+(?:over|above|under|more than|longer than|à plus de|"
+    r"(?:is|are) a must\b|off the menu\b|\bno\s+\w+(?:\s+\w+)?\s+for me\b|non-?starter|"
+    r"(?:pas|not)\s+(?:dispo|disponible|available|free)\b|merci d'(?:éviter|arrêter)|\b(?:nothing|rien)\s+(?:over|above|under|more than|longer than|à plus de|"
     r"au-dessus de)\b|(?:have to|need to|must|dois|doit)\s+(?:be|être)\s+(?:home|back|at work|rentrée?|à la maison|"
     r"chez moi)\b|(?:my|mes)\s+(?:evenings|mornings|weekends|afternoons|nights|soirées|matinées|week-ends|après-midis?|"
     rf"nuits)\s+(?:are|sont)\s+(?:\w+\s+)?(?:{_FREE})\b|c'est (?:mon|ma) (?:maximum|max|limite)|(?:is|'s) my (?:max|maximum|limit)\b|"
     r"(?:je ne supporte|i can'?t tolerate|je ne tolère|je ne digère) (?:pas |plus )?(?:le |la |l'|les )?(?:lactose|gluten|"
     r"alcool|alcohol|caféine|caffeine|sucre|sugar|lait|dairy|produits laitiers|épices|fructose)|"
-    r"(?:is|are) a (?:hard |big |firm )?no\b(?!-)|(?:i'm|i am) not (?:allowed|supposed|permitted) to\b|"
+    r"(?:is|are) a (?:hard |big |firm )?no\b(?!-)|(?:i'm|i am) not (?:allowed|supposed|permitted)\b|"
     r"je n'ai pas le droit de|on m'a interdit|me l'a interdit|interdit pour moi|wheelchair|step-free|fauteuil roulant|"
     r"\b(?:told|advised|asked) me to (?:cut|avoid|stop|limit|reduce|watch|quit)\b|m'a (?:interdit|conseillé d'éviter)|"
     r"\bkeep it (?:low|sugar|salt|gluten|dairy|meat)-\w+|\blow-(?:sodium|carb|fat|sugar|salt)\b|"
@@ -164,7 +170,7 @@ ELLIPTIC = re.compile(
     rf"^\s*(?:(?![^,.!?]*\b(?:pour|for) (?:eux|lui|elle|elles|them|him|her)\b)[^,.!?]{{1,25}},\s*)?{DISCOURSE}"
     rf"(?:not (?:a |the )?(?:big |huge )?fan of|not big on|not into|big fan of|huge fan of|"
     rf"nothing beats{_PRONOUN_OBJECT}|(?:you )?can'?t beat|rien ne vaut|rien de tel|give me\b|for me\b|pour moi\b|"
-    r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|no\b|pas de|pas d'|nothing|rien|"
+    r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|merci d'|no\b|pas de|pas d'|nothing|rien|hard pass|"
     r"the plan\b|the idea\b|the goal\b|le plan\b|l'idée\b|"
     r"pas plus|no more than|not more than|at most|"
     r"(?:gonna|planning to|planning on|planning (?:an?|my|our|some)(?=\s)|hoping to|hope to|thinking of|thinking about|need to|have to|"
@@ -198,7 +204,7 @@ REPORTED = re.compile(
     r"trouve que|répète)\b", _FLAGS)
 # A restriction that is the speaker's whoever else the sentence names: "Fridays are a
 # no-go, I pick up the kids".
-SELF_RULE = re.compile(r"\b(?:no-go|no go|out of the question|deal-?breaker|a hard no)\b(?!\s+(?:to|for)\s+"
+SELF_RULE = re.compile(r"\b(?:no-go|no go|out of the question|deal-?breaker|a hard no|non-?starter)\b(?!\s+(?:to|for)\s+"
                        r"(?:him|her|them|his|their|eux|lui)\b)", _FLAGS)
 # "If I were rich I'd…", "si j'avais le temps, je ferais…": a wish, not a plan or a rule.
 HYPOTHETICAL = re.compile(

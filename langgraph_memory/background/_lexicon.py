@@ -62,11 +62,13 @@ _SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|ta
 # spring", "next Tuesday I'm meeting", "on part en août", "demain soir je passe" (the time
 # is :data:`~langgraph_memory.background._idioms.FUTURE`; a past or an imperfect is not a plan).
 _TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?:\w+ly\s+|just\s+|still\s+|really\s+)?(?:(?!going to\b|gonna\b)\w+ing\b|off to\b|away\b|back\b)|"
-                       r"(?:^|,\s*)(?:off to|heading to|appointment)\s+\w+|\bi(?:'d| would) love to\b", re.IGNORECASE)
+                       r"(?:^|,\s*)(?:off to|heading to|appointment)\s+\w+|\bi(?:'d| would) love to\b|"
+                       r"\bmy (?:last|first) day\b|\bi (?:start|begin|leave|fly|move|finish|travel|arrive|return)\b",
+                       re.IGNORECASE)
 _TIMED_FR = re.compile(
     r"(?:^|,\s*)(?:direction|cap sur|rendez-vous|rdv)\s+\w+|(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:m'y\s*|me\s+|m'|nous\s+|y\s+)?"
     r"(?!suis\b|est\b|sommes\b|ai\b|a\b|avons\b|étais|était|avais|avait|devais|allais|[ée]tions)"
-    r"(?![^\W\d_]+(?:ais|ait|aient|ions|iez)\b)[^\W\d_]{2,}\b", re.IGNORECASE | re.UNICODE)
+    r"(?![^\W\d_]{3,}(?:ais|ait|aient|ions|iez)\b)[^\W\d_]{2,}\b", re.IGNORECASE | re.UNICODE)
 _FR_WORDS = re.compile(r"\b(?:le|la|les|de|du|des|je|j|nous|un|une|chez|au|aux|est|et|pour|que|mon|ma|mes|ce|cette|en|"
                        r"cet|dans|avec|sur)\b", re.IGNORECASE | re.UNICODE)
 _EN_WORDS = re.compile(r"\b(?:the|a|an|i|i'm|we|my|is|are|to|of|and|for|at|in|with|this|next)\b", re.IGNORECASE)
@@ -126,7 +128,7 @@ _LIMITS = re.compile(rf"(?<!\w)(?:{_LIMIT})", _FLAGS)
 _INTENT = re.compile(
     r"\b(remind me|remember to|don'?t let me forget|rappelle|n'oublie pas|plan\w*|intend\w*|"
     r"intention|going to|gonna|will|'ll|goal|objectif|decid\w*|d[ée]cid\w*|need to|il faut que je|"
-    r"want(s)? to|(?:'d|would) (?:like|prefer) to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) \w+(?:er|ir|re)\b|"
+    r"want(s)? to|(?:'d|would) (?:like|prefer) to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) (?:bien |vraiment )?\w+(?:er|ir|re)\b|"
     rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{PLAN})", _FLAGS)
 _PREFERENCE = re.compile(
     r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
@@ -200,6 +202,14 @@ def _dislocated(before: str) -> bool:
     return bool(comma) and len(_WORD.findall(segment)) >= 1 and not _INTERJECTION.match(segment)
 
 
+_CLAUSE_START = re.compile(r"[,;]\s*(?:so|donc|alors|but|mais|and|et)?\s*$", _FLAGS)
+"""A cue opening a clause of its own ("je bosse le samedi, donc pas dispo"): the sentence's
+first person owns it."""
+
+
+_ATTRIBUTION = re.compile(r"^[^.!?]*[,—–-]\s*(?:said|says|asked|dit|a dit|disait|m'a dit)\s+(?!I\b|je\b)\w+", _FLAGS)
+
+
 def _reported_before(text: str, start: int) -> bool:
     """Whether someone else's words are reported before ``start`` in its sentence."""
     sentence_start = max((e.end() for e in _SENTENCE_END.finditer(text[:start])), default=0)
@@ -230,15 +240,16 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
                 return m
             continue
         sentence = _sentence_at(text, m.start())
-        if _reported_before(text, m.start()):
-            continue  # "my doctor says I should…": someone else's words
+        if _reported_before(text, m.start()) or _ATTRIBUTION.search(text[m.end():]):
+            continue  # "my doctor says I should…", "Hard pass, said my brother": someone else's words
         own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
         if (_first_person_before(text, m.start()) or own_words & _FIRST_PERSON or _USER_IN_CUE.search(m.group(0))
                 or _IMPERATIVE.match(sentence) or ELLIPTIC.match(sentence) or ELLIPTIC_OVER.search(sentence)
                 or (ELLIPTIC_TIMED.match(sentence) and _timed(sentence))
                 or _OWN.search(text)
                 or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))
-                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT) or SELF_RULE.search(m.group(0))):
+                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT) or SELF_RULE.search(m.group(0))
+                or (_CLAUSE_START.search(text[:m.start()]) and _first_person_before(sentence, len(sentence), 40))):
             return m
     return None
 
@@ -262,6 +273,10 @@ def rule_classify(text: str) -> RuleVerdict:
             continue
         m = pref if pattern is _PREFERENCE else _owned(stripped, pattern)
         if m is None:
+            continue
+        # "J'ai toujours aimé", "I've always loved": the adverb colours a taste.
+        if (label == "constraint" and pref is not None and m.group(0).lower() in ("toujours", "jamais", "always", "never")
+                and 0 <= pref.start() - m.end() <= 3):
             continue
         # "I don't like" is a taste, not a restriction; "can't stand" likewise.
         if (label == "constraint" and pref is not None and pref.start() < m.start() and not _IMPERATIVE.match(stripped)
