@@ -40,7 +40,7 @@ _NEGATED_HABIT = (
     r"you\b|stop|doubt|wait|rush|blame|regret|deserve|last|define|underestimate|sweat|lose|change|panic)[a-z]+|"
     r"n(?:e\s+|')(?!sais|pense|crois|comprends|vois|suis|est\b|aime|oublie|y\b|supporte|m'int[ée]ress|me pla[iî]|"
     r"m'attire|me tente|me dit|m'emballe|me branche)(?:(?:peux|peut|pouvons|dois|doit)\s+)?(?:me\s+|m'|te\s+|le\s+|la\s+|les\s+|en\s+)?"
-    r"\w+\s+(?:pas|plus|jamais|que|qu'|gu[èe]re|ni)\b")
+    r"\w+\s+(?:pas|plus|jamais|que|qu'|gu[èe]re|ni|rien)\b")
 # Avoidance verbs and elliptical refusals: "avoid", "stay away from", "skip", "évite de", "pas de X".
 _AVOIDANCE = (r"avoid\w*|stay away from|steer clear of|keep away from|skip|[ée]vit\w*|"
               rf"(?:^\s*{DISCOURSE}(?:please\s+)?|(?<=[,;:])\s*(?:so\s+|donc\s+|alors\s+|but\s+|mais\s+)?)(?:pas de\s+|pas d'|no\s+)(?!worr|prob|doubt|way\b|idea|clue|kidding|big deal|rush|pressure|offen[cs]e|"
@@ -51,7 +51,8 @@ _RESTRICTION = r"only(?!\s+just)|exclusively|uniquement|seulement(?!\s+d[e'])|ex
 _LIMIT = (rf"(?:no more than|not more than|more than|at most|at the most|under|below|less than|fewer than|up to|"
           rf"pas plus de|plus de|moins de|au plus|jusqu'[àa]|d[ée]passer|exceed|tops out at|caps? at)\s+{_NUMBER}\b|"
           rf"(?:pas plus|plus|moins) d'{_NUMBER}\b|"
-          rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b")
+          rf"{_NUMBER}\s+(?:\w+\s+){{0,3}}(?:au\s+(?:grand\s+)?)?(?:maximum|max|tops)\b|"
+          rf"(?:au\s+)?(?:maximum|max)\s+{_NUMBER}\b")
 # A taste said through what suits the user: "not my thing", "pas mon truc", "my jam", "not for me".
 _SUITS = (r"(?:my|mon|ma)\s+(?:\w+\s+)?(?:thing|jam|cup of tea|truc|genre|kif|tasse de thé|dada|"
           r"guilty pleasure|kryptonite|péché mignon|comfort food|go-to|happy place|kind of \w+|délire|came)\b|"
@@ -90,7 +91,7 @@ _OWN = re.compile(
 _IMPERATIVE = re.compile(
     rf"^\s*{DISCOURSE}(please\s+)?(remind me|remember to|don'?t let me forget|always|never|"
     r"rappelle-moi|n'oublie pas|r[ée]ponds-moi|ne m'|ne me|toujours|jamais|avoid|skip|stay away|steer clear|"
-    r"keep|limit|don'?t|do not|[ée]vite[sz]?|limite[sz]?|garde[sz]?|pas de|no)\b",
+    r"keep|limit|don'?t|do not|[ée]vite[sz]?|[ée]viter|limite[sz]?|garde[sz]?|pas de|no|make sure|me rappeler)\b",
     _FLAGS,
 )
 _SENTENCE_END = re.compile(r"[.!?;]\s+|[.!?;]$")
@@ -118,7 +119,7 @@ _RULE_VERBS = (r"(?:eat|drink|call|text|email|e-mail|message|answer|reply|respon
                r"ask|wake|ring|bring|share|post|put|add|include|sit|take|choose|pick|go out|check)\b")
 _CANT_IDIOM = (r"(?!\s+(?:wait|believe|thank|imagine|help|stop|say|tell|get over|get enough|remember|describe|"
                r"express|explain|put|understand|argue|complain|deny|disagree|agree|blame|find|see|go wrong|hurt|beat|"
-               r"stand|even|really|quite|seem|figure|decide|lie|complain))")
+               r"stand(?!\s+(?:for|up|long|still))|even|really|quite|seem|figure|decide|lie|complain))")
 _CONSTRAINT = re.compile(
     rf"\b(allergic|allergique|don'?t eat|ne mange pas|can'?t{_CANT_IDIOM}|cannot{_CANT_IDIOM}|"
     rf"peux pas|budget|jamais|toujours)\b|\b(?:always|never)\s+(?:\w+\s+)?{_RULE_VERBS}|"
@@ -126,12 +127,12 @@ _CONSTRAINT = re.compile(
     _FLAGS)
 _LIMITS = re.compile(rf"(?<!\w)(?:{_LIMIT})", _FLAGS)
 _INTENT = re.compile(
-    r"\b(remind me|remember to|don'?t let me forget|rappelle|n'oublie pas|plan\w*|intend\w*|"
+    r"\b(remind me|remember to|don'?t let me forget|rappelle|me rappeler|n'oublie pas|plan\w*|intend\w*|"
     r"intention|going to|gonna|will|'ll|goal|objectif|decid\w*|d[ée]cid\w*|need to|il faut que je|"
     r"want(s)? to|(?:'d|would) (?:like|prefer) to|veu[xt] \w+(?:er|ir|re)\b|(?:aimerais|aimerions|voudrais|voudrions) (?:bien |vraiment )?\w+(?:er|ir|re)\b|"
     rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{PLAN})", _FLAGS)
 _PREFERENCE = re.compile(
-    r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand|"
+    r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand(?!\s+(?:for|up|long|still))|"
     r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt]|"
     r"appr[ée]ci(?:e|es|ent|ons|ez)|j'appr[ée]cie|(?:ça|cela) me va(?: très bien| bien| parfaitement)?|(?:that )?works for me)\b|"
     rf"(?:{_SUITS})|(?:{TASTE})", _FLAGS)
@@ -254,9 +255,22 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     return None
 
 
+# A request to the assistant phrased as a question is a directive: "Could you avoid booking
+# me on Mondays?", "Tu peux me rappeler d'appeler ma mère dimanche ?".
+_REQUEST = re.compile(
+    r"^\s*(?:(?:could|can|would|will) you|(?:tu peux|peux-tu|pourrais-tu|tu pourrais|vous pouvez|pouvez-vous|"
+    r"pourriez-vous))\s+(?:please\s+|stp\s+|s'il te plaît\s+)?(?=remind me(?!\s+(?:what|who|when|where|why|how|which|if|"
+    r"whether|of)\b)|avoid|make sure|never|always|not\b|stop|"
+    r"keep|skip|only|me rappeler(?!\s+(?:ce|qui|quand|où|comment|si|pourquoi)\b)|[ée]viter|ne pas|ne jamais|toujours|arrêter)",
+    _FLAGS)
+
+
 def rule_classify(text: str) -> RuleVerdict:
     """The offline classifier: ``preference`` / ``intent`` / ``constraint`` / ``neutral``
     with a confidence, following the module's rules."""
+    request = _REQUEST.match(text)
+    if request:
+        return rule_classify(text[request.end():].rstrip(" ?"))
     stripped = text.strip()
     if (not stripped or stripped.endswith("?") or _QUESTION_START.match(stripped) or HYPOTHETICAL.match(stripped)
             or PAST_PLAN.search(stripped)):
