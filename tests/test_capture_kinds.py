@@ -129,11 +129,11 @@ def test_a_capture_replaces_only_one_about_the_same_thing(store, first, second, 
 
 def test_a_rule_replaces_a_taste_on_the_same_thing_and_distinct_rules_accumulate(store) -> None:
     capture = PreferenceCapture(store)
-    for text in ("I love shrimp.", "I'm allergic to shrimp.", "I'm lactose intolerant.", "Pas de réunions le lundi."):
+    for text in ("I love shrimp.", "I'm allergic to shrimp.", "I'm gluten intolerant.", "Pas de réunions le lundi."):
         capture.capture([text], namespace=NS, now=NOW)
     live = [m for m in store.recent(namespace=NS, since=None) if m.source == "preference-capture"]
     texts = sorted(m.metadata["capture"]["text"] for m in live)
-    assert texts == ["I'm allergic to shrimp.", "I'm lactose intolerant.", "Pas de réunions le lundi."]
+    assert texts == ["I'm allergic to shrimp.", "I'm gluten intolerant.", "Pas de réunions le lundi."]
     history = store.history(next(m.id for m in live if "shrimp" in m.content), namespace=NS)
     assert any("I love shrimp." in h.content for h in history)
 
@@ -154,3 +154,19 @@ def test_no_neutral_message_of_a_capture_set_is_captured(name) -> None:
 
     captured = [row["text"] for row in load_set(name) if row["label"] == "neutral" and classify(row) is not None]
     assert captured == []
+
+
+def test_the_second_round_data_shares_no_sentence_with_round_one() -> None:
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+
+    def sentences(name: str) -> set[str]:
+        rows = [json.loads(line) for line in (data / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        return {row[key] for row in rows for key in ("text", "first", "second") if key in row}
+
+    round_one = sentences("preference_messages_blind.jsonl") | sentences("capture_sequences_blind.jsonl")
+    for name in ("preference_messages_probes.jsonl", "preference_messages_fresh.jsonl",
+                 "capture_sequences_probes.jsonl", "capture_sequences_fresh.jsonl"):
+        assert not sentences(name) & round_one, name

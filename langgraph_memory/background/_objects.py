@@ -111,7 +111,7 @@ def _earlier(before: str) -> str:
     return ""
 
 
-_DIET = re.compile(r"\b(?:i'm|i am|je suis|now|désormais|maintenant)\s+(?:\w+\s+)?(?:vegetarian|vegan|pescatarian|"
+_DIET = re.compile(r"\b(?:i'm|i am|i've been|i have been|je suis|je suis devenue?|now|désormais|maintenant)\s+(?:\w+\s+)?(?:vegetarian|vegan|pescatarian|"
                    r"pescetarian|omnivore|flexitarian|v[ée]g[ée]tarien(?:ne)?|v[ée]gane?|v[ée]g[ée]talien(?:ne)?|"
                    r"pesc[ée]tarien(?:ne)?|flexitarien(?:ne)?|omnivore|v[ée]g[ée])\b", _FLAGS)
 # An availability is keyed by its slot: "je suis dispo le mardi" and "le mardi ça ne marche
