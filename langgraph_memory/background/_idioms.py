@@ -53,6 +53,9 @@ TASTE = (
     r"(?:i have|i've|i've always had|i have always had) (?:a )?hard time with|rien ne m[e']\s*\w+ (?:autant|plus|mieux)|"
     r"nothing \w+s me (?:more|as much|like)|the highlight of my (?:day|week|year)|\bnothing (?:too )?\w+ for me\b|"
     r"(?:better|worse|nicer) than\b[^.!?]*\b(?:in my (?:opinion|view|book)|imo|imho)\b|"
+    rf"{_I_AM}\s+(?:a\s+)?(?:big |firm |strong |huge )?believer in\b|for my (?:taste|liking)\b|à mon goût\b|"
+    r"me fai\w* (?:pas |jamais |toujours )?rire|makes? me laugh|"
+
     r"\b(?:in my (?:opinion|view)|imo|imho|à mon avis|selon moi)\b[^.!?]*\b(?:better|worse|meilleure?s?|mieux|pire) (?:than|que)\b|"
     r"\bi (?:really |totally )?dig\b|\bhard pass\b|\bi'?ll pass on\b|je passe mon tour|"
     r"me (?:détend\w*|calme\w*|relaxe\w*|ressource\w*)\b|m'apaise\w*|"
@@ -72,7 +75,8 @@ TASTE = (
     r"give me\b[^.!?]*\band i'?m (?:happy|good|set)\b|\b(?:never|always|only)\s+(?!there\b|here\b|been\b|being\b)\w+(?:\s+\w+)?\s+for me\b|"
     r"\b(?:i find|je trouve)\b[^.!?]*\b(?:dull|boring|tedious|relaxing|fun|exciting|overrated|annoying|stressful|"
     r"soothing|delicious|disgusting|fascinating|pointless|ennuyeu\w*|ennui|génia\w*|nul|nulles?|nuls|relaxant\w*|"
-    r"reposant\w*|passionnant\w*|barbant\w*|chiant\w*|surfait\w*|stressant\w*|délicieu\w*|dégoûtant\w*|horribles?)\b|"
+    r"reposant\w*|passionnant\w*|barbant\w*|chiant\w*|surfait\w*|stressant\w*|délicieu\w*|dégoûtant\w*|horribles?|"
+    r"pénible\w*|insupportable\w*|agaçant\w*|sympa\w*|chouette)\b|"
     rf"{_JE_SUIS}\s+team\b|{_JE_SUIS}\s+(?:un |une )?(?:grand |grande |vrai |vraie |gros |grosse )?(?:amateur|amatrice|adepte|"
     r"inconditionnel\w*)\b|j'ai (?:un |eu un )?(?:vrai |gros )?coup de c(?:œ|oe)ur pour|\bdu genre à\b|"
     r"\b(?:beurk|berk|yuck|miam|yum)\b|"
@@ -89,7 +93,7 @@ TASTE = (
     rf"{_JE_SUIS}\s+(?:plus|plutôt|davantage)\s+\w+(?:\s+\w+)?\s+que\b|"
     r"je trouve\b[^.!?]*\b(?:plus|moins|meilleur|meilleure|mieux)\b[^.!?]*\bque\b|"
     # Elliptical tastes, the user's by their place at a sentence's start (see ELLIPTIC).
-    rf"nothing beats{_PRONOUN_OBJECT}|rien ne vaut|rien de tel|not (?:a |the )?(?:big |huge )?fan of|not big on|"
+    rf"nothing (?:beats|tops|compares to){_PRONOUN_OBJECT}|rien ne vaut|rien de tel|not (?:a |the )?(?:big |huge )?fan of|not big on|"
     r"not into|give me\b[^.!?]*\bover\b|(?:for me|pour moi),?\s+(?:it's|it is|c'est)\b[^.!?]*\b(?:over|rather than|plutôt que|plus que)\b|\bover\b[^.!?]*\b(?:for me|any day|every time|anytime)\b|"
     r"\bkeep (?:(?:it|them|things|your|the|my)\s+)?(?:\w+\s+)?(?:short|brief|concise|simple|casual|light)\b"
 )
@@ -114,7 +118,9 @@ RULE = (
     rf"(?!\s+{_THIRD})|(?:hors de question|pas question|interdiction|interdit)\s+(?:de|d'|que)\b|"
     rf"(?:{_I_AM}|{_JE_SUIS})\s+(?:\w+\s+)?(?:not\s+|never\s+|rarely\s+)?(?:{_FREE})\b(?=[^.!?]*\b(?:{_WHEN}))|"
     rf"je ne suis (?:pas|jamais) (?:\w+\s+)?(?:{_FREE})\b|je ne suis (?:\w+\s+)?(?:{_FREE}) qu|"
-    r"(?:is|are) a must\b|off the menu\b|(?:je fais|je suis) (?:un |au )?régime|(?:i'm|i am) on a (?:\w+ )?diet\b|"
+    r"(?:is|are) a must\b|off the menu\b|(?:trying|try|want|need) to (?:cut down on|cut back on|cut out|limit|reduce|"
+    r"quit|give up)\b|j'essaie de (?:limiter|réduire|arrêter|me passer)|(?:i'm|i am) off (?!to\b|work|today|tomorrow|on\b|sick|duty|for\b|now|the\b|"
+    r"home|at\b|in\b)\w+|(?:je fais|je suis) (?:un |au )?régime|(?:i'm|i am) on a (?:\w+ )?diet\b|"
     r"make sure (?:there(?:'s| is) )?no\b|make sure (?:you )?(?:never|don'?t|avoid)\b|\bno\s+\w+(?:\s+\w+)?\s+for me\b|non-?starter|"
     r"(?:pas|not)\s+(?:dispo|disponible|available|free)\b|merci d'(?:éviter|arrêter)|\b(?:nothing|rien)\s+(?:over|above|under|more than|longer than|à plus de|"
     r"au-dessus de)\b|(?:have to|need to|must|dois|doit)\s+(?:be|être)\s+(?:home|back|at work|rentrée?|à la maison|"
@@ -147,11 +153,11 @@ PLAN = (
     rf"\bi (?:really |definitely |probably )?(?:should|ought to|must|have to|gotta)\s+(?!(?:have|'ve{_NOT_A_PLAN})\w+|"
     r"\bje (?:devrais|dois|devrai)\s+(?!(?:dire|avouer|admettre|reconna[iî]tre|être)\b)\w+|"
     r"(?:il )?faut (?:absolument |vraiment )?que (?:je|j')|\bj'envisage\b|je me suis promis|(?:j'ai|on a|nous avons) prévu|"
-    r"\bje pense (?!que|qu'|à|a\b|pas|vraiment|trop|souvent)\w+(?:er|ir|re)\b|"
+    r"\bje pense (?:m'|me |t'|s'|y |en )?(?!que|qu'|à|a\b|pas|vraiment|trop|souvent)\w+(?:er|ir|re)\b|"
     r"\b(?:i'm|i am|we're|we are) (?:booked|due|set|scheduled|supposed|meant) to\b|\bi(?:'ve| have) (?:really )?got to\b|"
     r"\bi(?:'ve)? promised\b|\b(?:the|le) (?:plan|idea|idée|goal|objectif|but)\s*(?:,\s*)?(?:is|c'est|est) (?:to|de|d')|"
     r"\bon my (?:to-?do )?list\b|sur ma liste|(?:i've|i have|i'm|j'ai|je me suis) (?:just )?(?:signed up|enrolled|"
-    r"registered|inscrite?|réservé)\b|j'ai (?:bien |vraiment |très )?envie d(?:e \w+(?:er|ir|re)|'[aeiouyéè]\w*(?:er|ir|re))\b|"
+    r"registered|inscrite?|réservé|booked|reserved)\b|j'ai (?:bien |vraiment |très )?envie d(?:e \w+(?:er|ir|re)|'[aeiouyéè]\w*(?:er|ir|re))\b|"
     r"(?:i've got|i have|j'ai)\s+(?:an?\s+|un\s+)?(?:\w+\s+)?(?:appointments?|meetings?|interviews?|exams?|"
     r"rendez-vous|rdv|entretiens?|examens?)\b|\b(?:reminder|note) to (?:self|myself)\b|(?:note|rappel) pour moi|pense-bête|"
     r"\bi (?:mean|aim|hope|expect|promised myself) to\b|(?:i'm|i am) (?:set|bent|keen) on \w+ing\b|il me faut\b|(?:i'm|i am) (?:determined|committed|resolved) to\b|"
@@ -162,7 +168,7 @@ PLAN = (
     r"thinking (?:of|about) \w+ing\b|"
     r"(?:my|mon|ma|our|notre)\s+(?:\w+\s+)?(?:plan|resolution|résolution|idée|idea|projet|intention|aim|but|step|"
     r"priority|priorité|étape)\b"
-    r"(?=\s*(?:,\s*)?(?:is|c'est|est|was|for (?:this|next))\b)"
+    r"(?=\s*(?:,\s*)?(?:is to|c'est de|c'est d'|est de|est d'|for (?:this|next))\b)"
 )
 
 # Sentence openings that make what follows the user's own without a subject: elliptical
@@ -177,7 +183,7 @@ ELLIPTIC = re.compile(
     rf"(?:not (?:a |the )?(?:big |huge )?fan of|not big on|not into|big fan of|huge fan of|"
     rf"nothing beats{_PRONOUN_OBJECT}|(?:you )?can'?t beat|rien ne vaut|rien de tel|rien de mieux|give me\b|for me\b|pour moi\b|"
     r"hors de question|pas question|interdiction|surtout pas|zéro|merci de|merci d'|no\b|pas de|pas d'|nothing|rien|hard pass|"
-    r"the plan\b|the idea\b|the goal\b|le plan\b|l'idée\b|"
+    r"the (?:plan|idea|goal) is\b|le plan,? c'est|l'idée,? c'est|"
     r"pas plus|no more than|not more than|at most|max\b|maximum\b|au maximum\b|"
     r"(?:gonna|planning to|planning on|planning (?:an?|my|our|some)(?=\s)|hoping to|hope to|thinking of|thinking about|need to|have to|"
     r"gotta|must|ought to|want to|wanna|trying to|aiming to|intending to|meaning to)\s+"
@@ -231,7 +237,7 @@ _COUNT = r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a couple 
 # those recur), in N days, a holiday, the end of a period, a day of a month, a month or a
 # season with a preposition.
 FUTURE = re.compile(
-    rf"\b(?:next|this|coming)\s+(?:week|weekend|month|year|{_SEASON}|{_WEEKDAY})\b|\b(?:tomorrow|demain|tonight|"
+    rf"\b(?:next|this|coming)\s+(?:week|weekend|month|year|{_SEASON}|{_WEEKDAY})\b|\bcome (?:{_MONTH}|{_SEASON}|{_WEEKDAY})\b|\b(?:tomorrow|demain|tonight|"
     rf"ce soir|après-demain|apres-demain)\b|\b(?:prochain|prochaine)\b|"
     rf"\b(?:ce|cet|cette)\s+(?:week-end|weekend|semaine|mois|année|{_SEASON}|{_WEEKDAY}|matin|après-midi)\b|"
     rf"(?<!\ble )(?<!\bles )(?<!\bevery )(?<!\btous les )\b(?:{_WEEKDAY})\b(?!s)|"

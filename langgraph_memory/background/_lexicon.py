@@ -68,7 +68,8 @@ _TIMED_EN = re.compile(r"(?:i'm|i am|we're|we are)\s+(?:\w+ly\s+|just\s+|still\s
                        re.IGNORECASE)
 _TIMED_FR = re.compile(
     r"(?:^|,\s*)(?:direction|cap sur|rendez-vous|rdv)\s+\w+|(?<!\w)(?:je\s+|j'|on\s+|nous\s+)(?:m'y\s*|me\s+|m'|nous\s+|y\s+)?"
-    r"(?!suis\b|est\b|sommes\b|ai\b|a\b|avons\b|étais|était|avais|avait|devais|allais|[ée]tions)"
+    r"(?!suis\b|est\b|sommes\b|ai\b|a\b|avons\b|étais|était|avais|avait|devais|allais|[ée]tions|demande|souviens|"
+    r"dis\b|pense|crois|sais\b|trouve|espère|imagine|doute|me\b|te\b|se\b|y\b|en\b|le\b|la\b|les\b|lui\b|leur\b)"
     r"(?![^\W\d_]{3,}(?:ais|ait|aient|ions|iez)\b)[^\W\d_]{2,}\b", re.IGNORECASE | re.UNICODE)
 _FR_WORDS = re.compile(r"\b(?:le|la|les|de|du|des|je|j|nous|un|une|chez|au|aux|est|et|pour|que|mon|ma|mes|ce|cette|en|"
                        r"cet|dans|avec|sur)\b", re.IGNORECASE | re.UNICODE)
@@ -175,6 +176,8 @@ _RITUAL_PLAN = re.compile(
     r"that in mind)|make it\b|be there|never forget|always remember|miss (?:you|ya)|see (?:you|ya)|talk (?:to you )?"
     r"(?:soon|later)|make sure|take care|check (?:it|them) out|te tiens au courant|vous tiens au courant|"
     r"(?:faire )?de mon mieux|[!.,;]|$)", _FLAGS)
+_CHOICE = re.compile(r"\s*(?:take|pick|choose|go for|have)\b[^.!?]*\b(?:over|rather than|any day|every time)\b", _FLAGS)
+""""I'll take a window seat over an aisle any day": a taste said with "will"."""
 _WEAK_FUTURE = re.compile(r"(?:will|'ll|gonna|going to|vais(?: faire)?)$", _FLAGS)
 _REACTION = re.compile(
     r"^\s*(?:it|them|that|this|those|these|you|ya|ça|cela|ces|le|la|les)\b\s*(?:[!.,;]|$|so much|too\b|a lot|"
@@ -185,7 +188,7 @@ def _ritual(text: str, m: re.Match[str], pattern: re.Pattern[str]) -> bool:
     """Whether the cue at ``m`` opens a conversation ritual rather than a statement."""
     after = text[m.end():]
     if pattern is _INTENT and _WEAK_FUTURE.search(m.group(0)):
-        return bool(_RITUAL_PLAN.match(after))
+        return bool(_RITUAL_PLAN.match(after) or _CHOICE.match(after))
     if pattern is _PREFERENCE:
         return bool(_REACTION.match(after)) and not _dislocated(text[:m.start()])
     return False
@@ -203,6 +206,8 @@ def _dislocated(before: str) -> bool:
     return bool(comma) and len(_WORD.findall(segment)) >= 1 and not _INTERJECTION.match(segment)
 
 
+_SPEAKER = re.compile(r"\b(?:i|i'm|i've|me|my|je|moi|mon|ma|mes)\b|\bj'", _FLAGS)
+"""The speaker somewhere in a sentence: "Fridays are a no-go, I pick up the kids"."""
 _CLAUSE_START = re.compile(r"[,;]\s*(?:so|donc|alors|but|mais|and|et)?\s*$", _FLAGS)
 """A cue opening a clause of its own ("je bosse le samedi, donc pas dispo"): the sentence's
 first person owns it."""
@@ -249,7 +254,8 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
                 or (ELLIPTIC_TIMED.match(sentence) and _timed(sentence))
                 or _OWN.search(text)
                 or (_OWN_SUBJECT.match(text) and _LIMITS.search(m.group(0)))
-                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT) or SELF_RULE.search(m.group(0))
+                or (_OWN_BODY.match(text) and pattern is _CONSTRAINT)
+                or (SELF_RULE.search(m.group(0)) and _SPEAKER.search(sentence))
                 or (_CLAUSE_START.search(text[:m.start()]) and _first_person_before(sentence, len(sentence), 40))):
             return m
     return None
