@@ -134,7 +134,7 @@ _INTENT = re.compile(
     rf"compt\w* \w+|pr[ée]vo\w*|vais \w+)\b|(?:{PLAN})", _FLAGS)
 _PREFERENCE = re.compile(
     r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|adore[sd]?|dislike[sd]?|can'?t stand(?!\s+(?:for|up|long|still))|"
-    r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt]|"
+    r"favou?rite|fan (?:of|de|des|du|d')|rather|pr[ée]f[èée]r\w*|aim(?!erais|erions|eriez)\w*|ador\w*|d[ée]test\w*|kiff\w*|want\w*|veu[xt]|"
     r"appr[ée]ci(?:e|es|ent|ons|ez)|j'appr[ée]cie|(?:ça|cela) me va(?: très bien| bien| parfaitement)?|(?:that )?works for me)\b|"
     rf"(?:{_SUITS})|(?:{TASTE})", _FLAGS)
 _STRONG = re.compile(r"\b(prefer\w*|pr[ée]f[èe]r\w*|remind me|rappelle|allergic|allergique|favou?rite|d[ée]cid\w*|decid\w*)\b", _FLAGS)
