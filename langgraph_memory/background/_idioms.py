@@ -42,7 +42,7 @@ TASTE = (
     rf"(?:more|not much|not really much) of an? \w+(?:\s+\w+)? (?:person|guy|girl|type|fan)|more of an? \w+ than\b|"
     r"an? \w+ (?:person|guy|girl))\b|\bi go (?:crazy|nuts|wild|mad) (?:for|over)\b|creeps? me out|"
     r"(?:j'ai|je n'ai) (?:jamais|pas|toujours) (?:vraiment )?(?:accroché|aimé|adoré|supporté|apprécié|kiffé)|"
-    r"je me régale\w*|rien de (?:tel|mieux|plus \w+) qu|"
+    r"je me régale\w*|rien de (?:tel|mieux|plus \w+) qu|(?:has|have) grown on me|grows? on me|je ne jure que par|"
     rf"{_JE_SUIS}\s+(?:pas\s+)?(?:du tout\s+|trop\s+|très\s+|vraiment\s+)?branchée?\b|je ne suis pas (?:\w+ )?branchée?\b|"
     r"i(?:'ve| have)\s+(?:got\s+)?(?:a\s+)?(?:real\s+|big\s+|huge\s+|soft\s+)?(?:soft spot|weakness|thing) for\b|"
     r"can'?t get enough of\b|can'?t beat\b|(?:i'm|i am|we're|we are) back on\b|(?:j'ai|on a) repris (?:le|la|les|du|de la|l')\b|"
@@ -221,9 +221,14 @@ SELF_RULE = re.compile(r"\b(?:no-go|no go|out of the question|deal-?breaker|a ha
 # "If I were rich I'd…", "si j'avais le temps, je ferais…": a wish, not a plan or a rule.
 HYPOTHETICAL = re.compile(
     r"^\s*(?:if|si|suppose|imagine|assuming|even if|même si)\b[^.!?]*\b(?:would|'d|could|might|were|"
-    r"\w+(?:rais|rait|rions|riez|raient)|avais|avait|étais|était)\b", _FLAGS)
+    r"\w+(?:rais|rait|rions|riez|raient)|avais|avait|étais|était)\b|"
+    # A plan on a condition ("If it rains tomorrow, we'll stay in", "s'il pleut demain…"), or
+    # one imagined ("Imagine que je…", "Et si je partais…"): not a plan yet; "if all goes
+    # well" / "si tout va bien" and a reminder asked for stay plans.
+    r"^\s*(?:if|s'il|si|when it|imagine|imaginons|suppose|supposons|et si|what if)\b"
+    r"(?![^.!?]*\b(?:remind me|rappelle-moi|all goes well|tout va bien|possible)\b)", _FLAGS)
 # A time gone by: the plan words around it tell what happened, not what will.
-PAST = re.compile(r"\b(?:when i was|quand j'étais|as a (?:kid|child|teenager)|back then|à l'époque|autrefois|"
+PAST = re.compile(r"^\s*(?:petite?|enfant|ado|as a kid),|\b(?:used to|when i was|quand j'étais|as a (?:kid|child|teenager)|back then|à l'époque|autrefois|"
                   r"in my youth|dans ma jeunesse|yesterday|last (?:week|month|year|night|summer|winter|spring|autumn|fall|time|weekend|"
                   r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|ago|"
                   r"hier|dernier|dernière|l'an dernier|il y a)\b", _FLAGS)

@@ -208,6 +208,8 @@ def _dislocated(before: str) -> bool:
 
 _SPEAKER = re.compile(r"\b(?:i|i'm|i've|me|my|je|moi|mon|ma|mes)\b|\bj'", _FLAGS)
 """The speaker somewhere in a sentence: "Fridays are a no-go, I pick up the kids"."""
+_PAST_HABIT = re.compile(r"\bused to\s+\w+$|\b(?:je|j')\s*(?:n'|ne\s+)?(?:détest|ador|aim|préfér|kiff|support)ais\b(?!.*\b\w)",
+                         _FLAGS)
 _CLAUSE_START = re.compile(r"[,;]\s*(?:so|donc|alors|but|mais|and|et)?\s*$", _FLAGS)
 """A cue opening a clause of its own ("je bosse le samedi, donc pas dispo"): the sentence's
 first person owns it."""
@@ -246,6 +248,8 @@ def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
                 return m
             continue
         sentence = _sentence_at(text, m.start())
+        if _PAST_HABIT.search(text[:m.end()]):
+            continue  # "I used to hate olives", "je détestais": a taste that was
         if _reported_before(text, m.start()) or _ATTRIBUTION.search(text[m.end():]):
             continue  # "my doctor says I should…", "Hard pass, said my brother": someone else's words
         own_words = {w.lower().split("'")[0] for w in _WORD.findall(m.group(0))}
