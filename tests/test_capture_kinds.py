@@ -65,9 +65,26 @@ def test_kinds_of_phrasing_are_captured_with_their_type(text, kind) -> None:
     "You must try the new bakery.",
     "The library is off-limits to visitors after six.",
     "It must be nice to live by the sea.",
+    "My physio says I should stretch every morning.",  # reported words
+    "Il m'a dit qu'il détestait le karaoké.",
+    "If it snows on Friday, we'll skip the hike.",     # a plan on a condition
+    "Imagine que je parte vivre au Canada.",
+    "I used to hate mushrooms.",                       # a taste that was
+    "Quand j'étais ado, j'adorais le skate.",
+    "Could you tell me what's on at the cinema?",      # a question that is no request
 ])
 def test_other_people_wishes_past_and_questions_are_neutral(text) -> None:
     assert _type(text) == "neutral"
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Could you avoid scheduling me anything on Fridays?", "constraint"),
+    ("Tu peux me rappeler de sortir les poubelles mardi ?", "intent"),
+    ("If all goes well, I'm starting the new job in February.", "intent"),
+    ("I used to hate mushrooms, now I love them.", "preference"),
+])
+def test_requests_and_kept_plans_are_captured(text, kind) -> None:
+    assert _type(text) == kind
 
 
 @pytest.mark.parametrize("text, expected", [
