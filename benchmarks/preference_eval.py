@@ -11,14 +11,26 @@ The sets: ``main`` (130 messages, written before the classifier's rules and tune
 missed (negated habits, avoidance verbs, restriction adverbs, limits with numbers, negated
 tastes, dated intents) and conversation rituals that are not statements ("I'll let you know",
 "no worries"); also tuned on) and ``held_out`` (30, written after the first round
-and never used for tuning). Only ``held_out`` measures generalisation.
+and never used for tuning), ``probes`` (679: 78 written for issue 25's second round before its
+fixes, one family of phrasings per kind, EN and FR, with dated plans and neutral look-alikes;
+then ten batches of 90, 61, 64, 63, 64, 64, 64, 54, 40 (neutral only) and 37 (mostly neutral)
+written after the fixes so far, each measured before the fixes it led to; tuned on) and ``round1`` (95, the former blind set ``preference_messages_blind.jsonl``,
+declassified after round 1 and tuned on since). ``round1`` is split by line parity: the
+second round fixed kinds reading ``round1_a`` (even lines) and checked that ``round1_b``
+(odd lines) moved too. ``fresh`` (61 messages, with ``capture_sequences_fresh.jsonl``, 14
+two-turn pairs) was written by that round before any code change and is never tuned on: only its
+figures are read, never its misses. Only ``held_out``, ``fresh`` and the new blind sets measure
+generalisation.
+
+Intents labelled with a ``when`` (an ISO date or interval, ``..`` open) also give a date
+accuracy: the captured timeframe must lie inside ``when``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +45,59 @@ SETS = {
     "main": DATA / "preference_messages.jsonl",
     "kinds": DATA / "preference_messages_kinds.jsonl",
     "held_out": DATA / "preference_messages_holdout.jsonl",
+    "probes": DATA / "preference_messages_probes.jsonl",
+    "round1": DATA / "preference_messages_blind.jsonl",
+    "fresh": DATA / "preference_messages_fresh.jsonl",
 }
-TUNING = ("main", "kinds")
+SEQUENCES = {"fresh_sequences": DATA / "capture_sequences_fresh.jsonl",
+             "probe_sequences": DATA / "capture_sequences_probes.jsonl",
+             "round1_sequences": DATA / "capture_sequences_blind.jsonl"}
+"""Two-turn pairs (``--sequences``): ``fresh`` never tuned on; ``probes`` (14, written in the
+second round after its message fixes, measured at 10/14 before the key fixes they led to) and
+``round1`` (the first blind round, declassified) tuned on."""
+HALVES = ("round1_a", "round1_b")
+"""``round1`` split by line parity (even lines ``_a``, odd ``_b``)."""
+TUNING = ("main", "kinds", "probes", "round1", "round1_a", "round1_b")
 NOW = datetime(2026, 11, 23, tzinfo=timezone.utc)
 
 
 def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def load_set(name: str) -> list[dict[str, Any]]:
+    """A named set of :data:`SETS`, or a half of ``round1`` (:data:`HALVES`)."""
+    if name in HALVES:
+        rows = load(SETS["round1"])
+        return rows[HALVES.index(name)::2]
+    return load(SETS[name])
+
+
+def _span(value: str) -> tuple[date, date] | None:
+    try:
+        start, _, end = str(value).strip().partition("/")
+        end = end or start
+        lo = date.min if start == ".." else date.fromisoformat(start[:10])
+        hi = date.max if end == ".." else date.fromisoformat(end[:10])
+    except ValueError:
+        return None
+    return (lo, hi) if lo <= hi else None
+
+
+def date_right(captured: str, expected: str) -> bool:
+    """Whether a captured timeframe lies inside the labelled ``when``."""
+    got, want = _span(captured), _span(expected)
+    return got is not None and want is not None and want[0] <= got[0] and got[1] <= want[1]
+
+
+def dates(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Intents with a ``when``: how many, and how many captured with a timeframe inside it."""
+    dated = [r for r in rows if r.get("when")]
+    right = 0
+    for row in dated:
+        capture = classify(row)
+        right += capture is not None and date_right(capture.timeframe, row["when"])
+    return {"dated": len(dated), "date_right": right}
 
 
 def classify(row: dict[str, Any]) -> Capture | None:
@@ -95,10 +153,41 @@ def breakdown(rows: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, float
 def report() -> dict[str, Any]:
     """Every set's figures and breakdown."""
     out = {}
-    for name, path in SETS.items():
-        rows = load(path)
-        out[name] = {**evaluate(rows), **breakdown(rows), "tuned_on": name in TUNING}
+    for name in (*SETS, *HALVES):
+        rows = load_set(name)
+        out[name] = {**evaluate(rows), **dates(rows), **breakdown(rows), "tuned_on": name in TUNING}
     return out
+
+
+def sequences(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Two-turn pairs through :meth:`PreferenceCapture.capture` on a real Qdrant Edge store
+    (offline embedder): ``both`` is right with two live captures, one per message; ``replace``
+    with one live capture, the second message's."""
+    import tempfile
+
+    from langgraph_memory import MemoryStore, PreferenceCapture, offline_embeddings
+
+    right = {"both": 0, "replace": 0, "en": 0, "fr": 0}
+    with tempfile.TemporaryDirectory() as directory:
+        store = MemoryStore.open(Path(directory) / "store", embeddings=offline_embeddings())
+        try:
+            capture = PreferenceCapture(store)
+            for i, row in enumerate(rows):
+                ns = ("memories", f"seq-{i}")
+                for text in (row["first"], row["second"]):
+                    capture.capture([text], namespace=ns, now=NOW)
+                live = [p.payload for p in store.iter_points(namespace=ns, include_superseded=False)
+                        if (p.payload.get("metadata") or {}).get("capture")]
+                said = [str(p["metadata"]["capture"].get("text", "")).strip() for p in live]
+                ok = (sorted(said) == sorted([row["first"].strip(), row["second"].strip()]) if row["label"] == "both"
+                      else said == [row["second"].strip()])
+                right[row["label"]] += ok
+                right[row["lang"]] += ok
+        finally:
+            store.close()
+    counts = {k: sum(r["label"] == k or r["lang"] == k for r in rows) for k in right}
+    return {"pairs": len(rows), "right": right["both"] + right["replace"],
+            **{f"{k}_right": f"{v}/{counts[k]}" for k, v in right.items()}}
 
 
 def _round(value: Any) -> Any:
@@ -111,6 +200,9 @@ def _round(value: Any) -> Any:
 
 if __name__ == "__main__":
     figures = _round(report())
+    if "--sequences" in sys.argv:
+        for name, path in SEQUENCES.items():
+            figures[name] = {**sequences(load(path)), "lang": {}, "type": {}}
     if "--json" in sys.argv:
         print(json.dumps(figures, indent=1))
     else:

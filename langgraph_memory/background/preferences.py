@@ -30,7 +30,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 from pydantic import BaseModel, Field, ValidationError
 
 from langgraph_memory.background._lexicon import passes_filter, rule_classify
-from langgraph_memory.background._objects import objects_of
+from langgraph_memory.background._objects import objects_of, same_thing
 from langgraph_memory.background._timeframe import TOPICS, resolve_timeframe, topic_of, valid_timeframe
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._dedup import DedupVerdict
@@ -77,13 +77,18 @@ class Capture:
 
     def replaces(self, previous: Mapping[str, Any]) -> bool:
         """Whether this capture is about the same thing as ``previous`` (a stored
-        capture's metadata): same type, and for a taste or a rule, an object in common."""
-        if previous.get("type") != self.type:
+        capture's metadata). A plan: the same key. A taste or a rule: an object in common
+        (:func:`~langgraph_memory.background._objects.same_thing`); a taste and a rule
+        replace each other too ("I'm avoiding caffeine", then "coffee is fine for me
+        again"), since both are the user's stance on that thing."""
+        old_type = previous.get("type")
+        if old_type != self.type and {old_type, self.type} != {"preference", "constraint"}:
             return False
         old_objects = previous.get("objects")
         if self.type == "intent" or not self.objects or not old_objects:
             return previous.get("key") == self.key
-        return bool(set(self.objects) & set(old_objects))
+        choice = self.action == "prefer" and previous.get("action") == "prefer"
+        return same_thing(self.objects, [str(o) for o in old_objects], choice=choice)
 
 
 class CaptureSchema(BaseModel):
@@ -155,7 +160,9 @@ class ChatModelClassifier:
         "constraint (a restriction the user lives by) or neutral (anything else: chit-chat, "
         "questions, facts about other people), a confidence in [0, 1], a short lowercase topic "
         "(the category for tastes, e.g. 'drinks'; the action and object for plans, e.g. 'call "
-        "lina'), the action verb in the infinitive, the timeframe as an ISO date or 'ongoing', "
+        "lina'), the action verb in the infinitive, the timeframe relative to today as an ISO date, an "
+        "ISO interval (a month: 2027-06-01/2027-06-30; 'before March': {today}/2027-02-28; 'after the summer': "
+        "2027-09-01/..) or 'ongoing', "
         "the sentiment, and the people, tools and places named. Message:\n{text}"
     )
 
@@ -175,7 +182,8 @@ def normalise(raw: Any, text: str) -> Capture | None:
     """A classifier's answer as a :class:`Capture`; ``None`` for ``neutral``.
 
     Keys are matched case-insensitively (a model may answer ``"Type"``), the topic is
-    lowercased and single-spaced, the timeframe must be an ISO date or ``ongoing``.
+    lowercased and single-spaced, the timeframe must be an ISO date, an ISO interval
+    (ends may be ``..``) or ``ongoing``.
 
     Raises:
         InvalidMemoryError: the answer does not fit (the caller counts it as a skip).
@@ -315,7 +323,9 @@ class PreferenceCapture:
                             source="preference-capture", metadata=meta)
         store = self.store
         with store._writer.lock(namespace, "__captures__"):
-            [existing] = store._read(memories_plan(live_where(namespace, memory_types=(memory_type,)), 1000))
+            # A taste and a rule about one thing replace each other: read both kinds.
+            kinds = (memory_type,) if capture.type == "intent" else ("preference", "decision")
+            [existing] = store._read(memories_plan(live_where(namespace, memory_types=kinds), 1000))
             old = next((m for m in existing if capture.replaces(m.metadata.get("capture") or {})), None)
             if old is None:
                 # The store's similarity dedup stays off: the key decides (two allergies
