@@ -158,7 +158,8 @@ class DedupPolicy:
         n, o = _parse(new), _parse(old)
         if cosine < self.candidate_floor:
             # Reached by the subject, not by similarity: only a correction of the same subject counts.
-            same = bool(ns & os_) or bool(n.names & o.names)
+            # The same subject: a shared name, or new's first word is old's leading name ("aurelien a demenage").
+            same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead)
             if not same:
                 return out("different", f"below candidate floor {self.candidate_floor:.2f}, another subject")
             verdict, certain = self._lexical(new, old, self.candidate_floor, new_subjects, old_subjects)
@@ -179,9 +180,14 @@ class DedupPolicy:
         # else may differ (another name left behind in old, or a new context, is another fact).
         ended = set() if o.negated or o.lead in old_only else {
             t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended)}
-        if ended and not old_only & o.names:
-            loose = {t for t in (old_only - o.values) | (new_only - n.values) if t[0] != "<"}
-            if len(loose) <= 2:
+        # A name ends whole: "sold the panda" ends "Fiat Panda".
+        ended |= {w for t in ended for w in o.phrases.get(t, ())}
+        left = old_only - ended - o.when
+        if ended and not left & o.names:
+            loose_old = {t for t in left - o.values if t[0] != "<"}
+            loose_new = {t for t in new_only - n.values - n.when if t[0] != "<"}
+            # "from X to Y" names both ends: old may say more context about X than new repeats.
+            if len(loose_old) <= 2 + n.switch and len(loose_old | loose_new) <= 3 + n.switch:
                 now = f" for {', '.join(sorted(new_only))}" if new_only else ""
                 return out("correction", f"ends: {', '.join(sorted(ended))}{now}")
         if n.ended:
@@ -198,6 +204,10 @@ class DedupPolicy:
         if not new_only:
             return out("duplicate", "new says less than old")
 
+        # When the change happened ("last spring", "le mois dernier") is not the new value.
+        old_only, new_only = old_only - o.when, new_only - n.when
+        if not old_only or not new_only:
+            return out("different", "only the time of a change differs", certain=False)
         if o.lead in old_only and n.lead in new_only:
             # "Alice works at Google" -> "Bob works at Google": the swap is who, not a new value.
             return out("different", f"about another subject: {o.lead} -> {n.lead}")
@@ -217,6 +227,13 @@ class DedupPolicy:
         if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
+        # What an exclusive slot *is*, said again after a cue: "Ben's favourite band is Muse" -> "his fave band
+        # these days is Arctic Monkeys", "works at the post office" -> "now works at a bike repair shop". Both
+        # swapped parts lie in what follows the slot verb or copula, introduced alike (not "at" / "from").
+        signal = (n.update or n.switch or bool(n.ended)) and not n.additive and not o.additive
+        if shared and slot and signal and o.intro == n.intro and old_only <= o.predicate and new_only <= n.predicate \
+                and len(old_only) <= 4 and len(new_only) <= 4 and dated[0] == dated[1] and n.negated == o.negated:
+            return out("correction", f"{slot} is now: {swap}")
         # Without any cue, a day, time, date or number said as what something *is* holds one value: "the
         # appointment is on Tuesday" -> "is on Friday". (A habit may hold two: "swims on Mondays" / "on Fridays".)
         if shared and single and dated[0] == dated[1] and all(
@@ -227,8 +244,12 @@ class DedupPolicy:
         # most its verb go, only values come, and no slot of old's is left for another.
         clash = bool(o.tokens & _EXCLUSIVE) and bool(n.tokens & _EXCLUSIVE) and slot is None
         said = old_only & o.values
-        if n.switch and shared and not clash and not n.additive and dated[0] == dated[1] and said \
-                and len(old_only - said) <= 1 and new_only and new_only <= n.values:
+        # Something besides who it is about stays: "takes oat milk in his coffee" -> "switched to almond milk".
+        # A value said in lower case needs that frame; a name needs only the subject ("switched to Nintendo").
+        frame = new_only <= n.values or any(t[0] != "<" for t in o.tokens - old_only - {o.lead, o.first})
+        if n.switch and shared and frame and not clash and not n.additive and dated[0] == dated[1] and \
+                (said or len(old_only) <= 2) and len(old_only - said) <= 1 + (not said) and new_only \
+                and new_only <= n.values | n.target:
             return out("correction", f"switch: {swap}")
         # A paraphrase may swap a word or two, never a name, number or date.
         hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"
