@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
-from langgraph_memory.store._statements import _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse, _stem, same_word, subject_probe
+from langgraph_memory.store._statements import _ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse, _stem, same_word, subject_probe
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -61,6 +61,8 @@ def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
 
 
 _RELATIVES = _KIN | _SPOUSES
+_DATES = _TIME | {str(year) for year in range(1900, 2101)}
+_WHERE_AND_WORK = {"<residence>", "<job>"}  # the slots a past fact is said about ("worked at", "a habité")
 
 
 class DedupPolicy:
@@ -171,6 +173,8 @@ class DedupPolicy:
         others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)}
         if others:
             return out("different", f"about another person: {', '.join(sorted(others))}")
+        if n.past != o.past and not n.ended and n.negated == o.negated and (n.tokens | o.tokens) & _WHERE_AND_WORK:
+            return out("different", "a past fact beside a present one")
         exact = n.values | o.values
         old_only, new_only = _only(o.tokens, n.tokens, exact), _only(n.tokens, o.tokens, exact)
         if n.pronoun and n.lead is None and o.lead in old_only:
@@ -218,12 +222,17 @@ class DedupPolicy:
         # not when a slot is on one side only ("Lily is a nurse" / "Lily no longer smokes").
         one_sided = bool((o.tokens ^ n.tokens) & _EXCLUSIVE)
         # One word for one word, the rest shared: "commutes by car" -> "now commutes by bike".
-        single = len(old_only) == len(new_only) == 1 and len(o.tokens - old_only) >= 2
+        # Not in a family that accumulates: "is allergic to bees now" is one more allergy, not instead of wasps.
+        single = len(old_only) == len(new_only) == 1 and len(o.tokens - old_only) >= 2 \
+            and not (o.tokens | n.tokens) & _ACCUMULATING
         cue = n.update and not n.additive and not one_sided and bool(
             slots or (old_only <= o.values and new_only <= n.values) or single)
         # A date swapped for another kind of value is another fact: "boulanger" -> "le dimanche".
         dated = [bool(d) and d - {t for t in d if t[0] == "<"} <= _TIME for d in (old_only, new_only)]
         swap = f"{', '.join(sorted(old_only))} -> {', '.join(sorted(new_only))}"
+        # Two events at two times: "moved to Leeds in 2019" / "moved to York in 2022", "went to Crete in June".
+        if all(d & _DATES and d - _DATES for d in (old_only, new_only)):
+            return out("different", f"two events: {swap}", certain=False)
         if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
@@ -247,6 +256,10 @@ class DedupPolicy:
         # Something besides who it is about stays: "takes oat milk in his coffee" -> "switched to almond milk".
         # A value said in lower case needs that frame; a name needs only the subject ("switched to Nintendo").
         frame = new_only <= n.values or any(t[0] != "<" for t in o.tokens - old_only - {o.lead, o.first})
+        # A target sharing old's words is the same thing changed only where old's value stands beside them:
+        # "oat milk" -> "switched to almond milk", not "sugar in his tea" -> "switched to herbal tea".
+        kept = n.target & o.tokens
+        frame = frame and (not kept or any(abs(o.at[t] - o.at[u]) == 1 for t in kept for u in old_only if u in o.at))
         if n.switch and shared and frame and not clash and not n.additive and dated[0] == dated[1] and \
                 (said or len(old_only) <= 2) and len(old_only - said) <= 1 + (not said) and new_only \
                 and new_only <= n.values | n.target:

@@ -16,7 +16,7 @@ from langgraph_memory.store._changes import _change, same_word
 from langgraph_memory.store._quantities import canonical as _canonical, spell_values
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _fold, _plain, _stem, _words
 
-__all__ = ["_parse", "_stem", "_TIME", "same_word", "subject_probe"]
+__all__ = ["_parse", "_stem", "_TIME", "_ACCUMULATING", "same_word", "subject_probe"]
 
 _PRONOUNS = _plain("he she they il elle ils elles")
 # Copulas, and the verbs a schedule is said with ("the club meets on Thursdays", "a lieu le mardi").
@@ -73,12 +73,17 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
                                    "pacse separated separe"),
     ("<favourite>", True, False, "favourite favorite prefer preferred fav fave"),
     ("<likes>", False, False, "like love enjoy aime aiment adore"),
+    # Families that accumulate: two allergies, two languages stand side by side.
+    ("<allergy>", False, False, "allergic allergy allergique allergie intolerant intolerance intolerante"),
+    ("<language>", False, False, "speak speaks speaking parle parlent"),
     # Plans are not exclusive (two trips can be planned), so only a cue makes a new value a correction.
     ("<plans>", False, False, "plan plans planning planned trip travel voyage vacances holiday holidays partir "
                               "part pars prevoit prevoir"),
 ]
 _SLOT_OF = {w: (key, is_value) for key, _, is_value, words in _SLOTS for w in _words(words)}
 _EXCLUSIVE = {key for key, exclusive, _, _ in _SLOTS if exclusive}
+# A plan changed after a cue is a changed plan ("finalement elle part en Sardaigne"); not so a liking.
+_ACCUMULATING = {key for key, exclusive, _, _ in _SLOTS if not exclusive} - {"<plans>"}
 _STATUS = {w for _, _, is_value, words in _SLOTS if is_value for w in _words(words)}
 _TOKEN = re.compile(r"[^\W_]+")
 _LABEL = re.compile(r"\s*[^\W\d_]+\s*:")
@@ -88,7 +93,14 @@ _LABEL = re.compile(r"\s*[^\W\d_]+\s*:")
 # "from next week". Such words are left out when the policy compares values.
 _WHEN_BEFORE = _plain("last next this past ce cette")  # "last spring", "cette année"
 _WHEN_AFTER = _plain("dernier derniere prochain prochaine passe passee ago")  # "le mois dernier", "2 weeks ago"
-_FROM = _plain("from starting")  # "from next week": the change starts then, a cue
+_FROM = _plain("from starting")
+_FEW = _plain("few couple several quelques")  # "a few months ago"
+# A past fact is another fact than a present one ("worked at Canon" / "works at Nikon", "a habité à Metz"):
+# past forms of the residence and job verbs, "used to", and a past copula.
+_PAST_EN = _plain("lived worked resided was were")
+_PAST_FR = _plain("habitait vivait travaillait bossait etait habitaient vivaient travaillaient")
+_PARTICIPLES = _plain("habite vecu travaille bosse")  # after "a" / "avait": "a habité", "avait vécu"
+_HAVE_FR = _plain("a ai as avons avez ont avait avais avaient")  # "from next week": the change starts then, a cue
 # The word before a name said in lower case ("moved to bristol", "à rennes"); not before a common place.
 _PLACE_PREPOSITIONS = {"to", "in", "at", "from", "à", "au", "aux", "chez"}
 _COMMON_PLACES = _words("home work school bed church hospital night noon maison domicile boulot travail ecole "
@@ -122,6 +134,8 @@ class _Parsed:
     # "works at the post office"), and what introduced them ("=" a role or copula, "@" a place).
     predicate: set[str] = field(default_factory=set)
     intro: str = ""
+    past: bool = False  # a past fact: "worked at", "used to live", "a habité"
+    at: dict[str, int] = field(default_factory=dict)  # where each content word stands among all words
 
 
 def _when(plain: list[str], stems: list[str]) -> tuple[set[int], bool]:
@@ -135,7 +149,7 @@ def _when(plain: list[str], stems: list[str]) -> tuple[set[int], bool]:
             at |= {i - 1, i}
             starts |= i >= 2 and plain[i - 2] in _FROM
         elif plain[i + 1: i + 2] and plain[i + 1] in _WHEN_AFTER:
-            at |= {i, i + 1} | ({i - 1} if i and stems[i - 1].isdigit() else set())
+            at |= {i, i + 1} | ({i - 1} if i and (stems[i - 1].isdigit() or plain[i - 1] in _FEW) else set())
     return at, starts
 
 
@@ -159,7 +173,8 @@ def _parse(text: str) -> _Parsed:
         change.skip.add(0)  # "Decision: use MySQL": a label of the memory's type, not who it is about
     copula = False
     # Vote on unambiguous stopwords; on a tie drop only words that are stopwords in both languages.
-    en, fr = sum(w in _ONLY_EN for w in plain), sum(w in _ONLY_FR for w in plain)
+    # Time words vote for neither language ("l'an dernier": "an" is no English article there).
+    en, fr = (sum(w in only and s not in _TIME for w, s in zip(plain, stems)) for only in (_ONLY_EN, _ONLY_FR))
     stop = _STOP_EN if en > fr else _STOP_FR if fr > en else _STOP_EN & _STOP_FR
     leading_no = bool(plain) and plain[0] in _LEADING_NO and plain[1:2] != ["longer"]
     negated = any(w in _NEGATION for w in plain[leading_no:])
@@ -169,9 +184,12 @@ def _parse(text: str) -> _Parsed:
         or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
         or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and raw[i + 2][0].isupper()))}
     when, starts = _when(plain, stems)
+    past = any(w in _PAST_EN or w in _PAST_FR or (w == "used" and plain[i + 1: i + 2] == ["to"]) or (
+        w in _PARTICIPLES and raw[i][-1:].lower() in "éu" and i and plain[i - 1] in _HAVE_FR) for i, w in enumerate(plain))
     parsed = _Parsed(set(), set(), leading_no or starts, negated, kin, ended=change.ended, switch=change.switch,
-                     target=change.target, additive=bool(_ADDITIVE & set(plain)))
+                     target=change.target, additive=bool(_ADDITIVE & set(plain)), past=past)
     run: list[str] = []  # the capitalised words of the current name
+    placed: set[str] = set()  # lower-case words after "to", "in", "à", "chez"...
     for i, (prev, word, s) in enumerate(zip([""] + stems, raw, stems)):
         named = word[0].isupper() and canon[i] is None and i not in change.skip
         if run and not named:
@@ -200,6 +218,7 @@ def _parse(text: str) -> _Parsed:
             continue  # "45 years old": the age, said in full
         if parsed.first is None:
             parsed.first = s
+        parsed.at.setdefault(s, i)
         if i in when:
             parsed.when.add(s)
         if named or any(c.isdigit() for c in s):
@@ -227,14 +246,16 @@ def _parse(text: str) -> _Parsed:
         else:
             parsed.tokens.add(s)
             # A name said in lower case: "moved to bristol", "à rennes".
-            placed = raw[i - 1: i] and raw[i - 1].lower() in _PLACE_PREPOSITIONS and s not in _COMMON_PLACES \
-                and s not in _KIN | _SPOUSES
-            parsed.values |= {s} if s in _TIME or placed else set()
+            if raw[i - 1: i] and raw[i - 1].lower() in _PLACE_PREPOSITIONS and s not in _COMMON_PLACES | _KIN | _SPOUSES:
+                placed.add(s)
+            parsed.values |= {s} if s in _TIME else set()
             parsed.attributes |= {s} if s in _TIME and copula else set()
         parsed.predicate.add(s)
         copula = False
     if run:
         parsed.phrases.update(dict.fromkeys(run, frozenset(run)))
+    if parsed.tokens & {"<residence>", "<job>"}:
+        parsed.values |= placed  # a place or employer said in lower case: "moved to bristol", "bosse chez free"
     return parsed
 
 
