@@ -24,7 +24,8 @@ _STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomb
 _INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plutot", "que"), ("plutot", "qu"),
             *((*head, de) for head in (("a", "la", "place"), ("au", "lieu")) for de in ("de", "d", "du"))]
 # Starting the replacement is part of the change, not another fact: "stopped tennis and started padel".
-_START_VERBS = _plain("started start starts began begun bought buys adopted took taken picked commence commencee "
+_START_VERBS = _plain("started start starts began begun bought buys adopted took taken picked got joined opened "
+                      "rejoint ouvert pris commence commencee "
                       "mis mise achete achetee adopte adoptee up")
 # A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
 _SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee")
@@ -89,9 +90,14 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
             j = _object(plain, after)
             if j is not None:
                 change.skip |= set(range(i, after))
-                change.ended.add(stems[j])
-                if j + 1 < n and values[j] is False and plain[j].endswith("ing"):
-                    change.ended.add(stems[j + 1])  # "quit playing tennis"
+                # "quit playing tennis" ends tennis, not playing ("stopped drinking tea" leaves the coffee).
+                k = _object(plain, j + 1) if values[j] is False and plain[j].endswith("ing") else None
+                k = None if k is None or stems[k] in _TIME else k
+                change.ended.add(stems[j if k is None else k])
+                # "a arrêté la boxe pour le judo", "quit tennis for padel": what comes instead.
+                for_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("for", "pour")), None)
+                to = _object(plain, for_ + 1) if for_ is not None else None
+                change.target |= _target(plain, stems, to) if to is not None else set()
         for phrase in _INSTEAD:
             if tuple(plain[i: i + len(phrase)]) == phrase:
                 after = i + len(phrase)
@@ -116,15 +122,21 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                     change.skip |= {i, plain.index("from", i + 1)}
                     change.ended.add(stems[j])
             k = _skip_to(plain, i + 1)
-            if "from" in plain[i + 1: i + 6] and "to" in plain[plain.index("from", i + 1):]:
+            both = "from" in plain[i + 1: i + 6] and "to" in plain[plain.index("from", i + 1):]
+            if both:  # "moved the docs from Confluence over to Notion": the "to" names the new value
                 k = _skip_to(plain, plain.index("to", plain.index("from", i + 1)) + 1)
             # A switch verb names the new value even in lower case ("switched to almond milk"); a move verb
             # only a time ("moved to 7pm"): "moved to bristol" is the residence slot's business.
             timed = k < n and (stems[k] in _TIME or any(c.isdigit() for c in stems[k]))
-            if k < n and (timed or (word not in _MOVE_VERBS and (values[k] or plain[k] not in _STOP_EN | _STOP_FR))):
+            if k < n and (timed or ((word not in _MOVE_VERBS or both) and (values[k] or plain[k] not in _STOP_EN | _STOP_FR))):
                 change.switch = True
                 change.skip.add(i)
                 change.target |= _target(plain, stems, k)
     if change.ended:
-        change.skip |= {i for i, word in enumerate(plain) if word in _START_VERBS}
+        # What was started instead is the new value: "and bought a mini", "he's got an electric bike now".
+        for i, word in enumerate(plain):
+            if word in _START_VERBS:
+                change.skip.add(i)
+                k = _object(plain, i + 1 + (plain[i + 1: i + 2] == ["up"]))
+                change.target |= _target(plain, stems, k) if k is not None else set()
     return change

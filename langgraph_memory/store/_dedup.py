@@ -61,6 +61,7 @@ def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
 
 
 _RELATIVES = _KIN | _SPOUSES
+_SLOT_KEYS = _EXCLUSIVE | _ACCUMULATING | {"<plans>"}
 _DATES = _TIME | {str(year) for year in range(1900, 2101)}
 _WHERE_AND_WORK = {"<residence>", "<job>"}  # the slots a past fact is said about ("worked at", "a habité")
 
@@ -187,11 +188,14 @@ class DedupPolicy:
         # A name ends whole: "sold the panda" ends "Fiat Panda".
         ended |= {w for t in ended for w in o.phrases.get(t, ())}
         left = old_only - ended - o.when
-        if ended and not left & o.names:
-            loose_old = {t for t in left - o.values if t[0] != "<"}
-            loose_new = {t for t in new_only - n.values - n.when if t[0] != "<"}
-            # "from X to Y" names both ends: old may say more context about X than new repeats.
-            if len(loose_old) <= 2 + n.switch and len(loose_old | loose_new) <= 3 + n.switch:
+        if ended and not left & o.names and not (o.coordinated and left):
+            # What old says beside the ended thing, and a slot new does not name ("for work", "lives in"), is
+            # its context: a little of it may go unrepeated ("from X to Y" names both ends: a little more), but
+            # not for another context in new ("for personal mail", "for a week"). What came instead is no context.
+            loose_old = {t for t in left - o.values if t[0] != "<"} | (o.tokens - n.tokens) & _EXCLUSIVE
+            context = {t for t in new_only - n.values - n.when - n.target if t[0] != "<" or t in _SLOT_KEYS} \
+                - (n.tokens & o.tokens)
+            if len(loose_old) <= 2 + n.switch and not (loose_old and context):
                 now = f" for {', '.join(sorted(new_only))}" if new_only else ""
                 return out("correction", f"ends: {', '.join(sorted(ended))}{now}")
         if n.ended:

@@ -135,6 +135,7 @@ class _Parsed:
     predicate: set[str] = field(default_factory=set)
     intro: str = ""
     past: bool = False  # a past fact: "worked at", "used to live", "a habité"
+    coordinated: bool = False  # says two things at once: "plays tennis and golf", "un chat et un chien"
     at: dict[str, int] = field(default_factory=dict)  # where each content word stands among all words
 
 
@@ -187,7 +188,8 @@ def _parse(text: str) -> _Parsed:
     past = any(w in _PAST_EN or w in _PAST_FR or (w == "used" and plain[i + 1: i + 2] == ["to"]) or (
         w in _PARTICIPLES and raw[i][-1:].lower() in "éu" and i and plain[i - 1] in _HAVE_FR) for i, w in enumerate(plain))
     parsed = _Parsed(set(), set(), leading_no or starts, negated, kin, ended=change.ended, switch=change.switch,
-                     target=change.target, additive=bool(_ADDITIVE & set(plain)), past=past)
+                     target=change.target, additive=bool(_ADDITIVE & set(plain)), past=past,
+                     coordinated=bool({"and", "et", "&"} & set(plain)))
     run: list[str] = []  # the capitalised words of the current name
     placed: set[str] = set()  # lower-case words after "to", "in", "à", "chez"...
     for i, (prev, word, s) in enumerate(zip([""] + stems, raw, stems)):
