@@ -176,6 +176,10 @@ class DedupPolicy:
             return out("different", f"about another person: {', '.join(sorted(others))}")
         if n.past != o.past and not n.ended and n.negated == o.negated and (n.tokens | o.tokens) & _WHERE_AND_WORK:
             return out("different", "a past fact beside a present one")
+        # "first job" / "second job", "the 2nd flat" / "the 3rd flat": a number naming which one is another item.
+        items = n.head ^ o.head
+        if items and n.head and o.head:
+            return out("different", f"another item: {', '.join(sorted(items))}")
         exact = n.values | o.values
         old_only, new_only = _only(o.tokens, n.tokens, exact), _only(n.tokens, o.tokens, exact)
         if n.pronoun and n.lead is None and o.lead in old_only:

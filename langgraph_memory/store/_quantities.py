@@ -18,6 +18,7 @@ NUMBERS = {w: str(n) for n, words in enumerate([
     "twelve twelfth douze douzieme"]) for w in words.split()}
 NUMBERS.update({w: str(n) for n, w in [(20, "twenty"), (30, "thirty"), (40, "forty"), (50, "fifty"), (60, "sixty"),
                                        (20, "vingt"), (30, "trente"), (40, "quarante"), (50, "cinquante")]})
+CARDINALS = {w for w in NUMBERS if not w.endswith(("st", "nd", "rd", "th", "ieme", "ier", "iere", "ond", "onde"))}
 _ORDINAL = re.compile(r"0*(\d+)(?:st|nd|rd|th|e|er|re|ere|eme|ieme)?")
 # Months in both languages are one value ("July" = "juillet" = the 07 of "04/07/1998").
 MONTHS = {w: f"month{n}" for n, pair in enumerate(
@@ -88,9 +89,7 @@ _UNITS = {
     **dict.fromkeys("l litre litres liter liters".split(), (1000, "ml")),
     **dict.fromkeys("ml millilitre millilitres milliliter milliliters".split(), (1, "ml")),
 }
-_NUMBER_WORDS = "|".join(sorted((w for w in NUMBERS if not w.endswith(("st", "nd", "rd", "th", "ieme", "ier",
-                                                                             "iere", "ond", "onde"))), key=len,
-                                reverse=True))
+_NUMBER_WORDS = "|".join(sorted(CARDINALS, key=len, reverse=True))
 _QUANTITY = re.compile(
     rf"\b(\d+(?:[.,]\d+)?|{_NUMBER_WORDS})\s?({'|'.join(sorted(map(re.escape, _UNITS), key=len, reverse=True))})\b",
     re.IGNORECASE)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from langgraph_memory.store._changes import _change, same_word
-from langgraph_memory.store._quantities import canonical as _canonical, spell_values
+from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _fold, _plain, _stem, _words
 
 __all__ = ["_parse", "_stem", "_TIME", "_ACCUMULATING", "same_word", "subject_probe"]
@@ -134,6 +134,9 @@ class _Parsed:
     # "works at the post office"), and what introduced them ("=" a role or copula, "@" a place).
     predicate: set[str] = field(default_factory=set)
     intro: str = ""
+    # Ordinals before a copula: which one is said to be something ("Omid's first job was", "le deuxième poste").
+    head: set[str] = field(default_factory=set)
+    ordinals: set[str] = field(default_factory=set)
     past: bool = False  # a past fact: "worked at", "used to live", "a habité"
     coordinated: bool = False  # says two things at once: "plays tennis and golf", "un chat et un chien"
     at: dict[str, int] = field(default_factory=dict)  # where each content word stands among all words
@@ -206,6 +209,8 @@ def _parse(text: str) -> _Parsed:
                         w.lower() not in _ARTICLES), "")
             parsed.predicate, parsed.intro = set(), "=" if plain[i] in _COPULAS else _INTRO.get(nxt, nxt)
             if plain[i] in _COPULAS:
+                parsed.head = parsed.ordinals & parsed.tokens
+            if plain[i] in _COPULAS:
                 copula = True
                 continue
         if s in _UPDATE or (prev, s) in _UPDATE_PAIRS:
@@ -218,6 +223,8 @@ def _parse(text: str) -> _Parsed:
             continue
         if s == "year" and plain[i + 1: i + 2] == ["old"]:
             continue  # "45 years old": the age, said in full
+        if canon[i] is not None and not plain[i].isdigit() and plain[i] not in _CARDINALS:
+            parsed.ordinals.add(s)  # "first", "2nd", "troisième"
         if parsed.first is None:
             parsed.first = s
         parsed.at.setdefault(s, i)
