@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _plain
+from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _plain, _stem
 
 # The change structure of a correction. What a statement says has ended: the object of a stop verb
 # ("stopped tennis", "a vendu sa Clio", "a laissé tomber le basket"), of "from" after a switch verb ("switched
@@ -25,15 +25,23 @@ _INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plut
             *((*head, de) for head in (("a", "la", "place"), ("au", "lieu")) for de in ("de", "d", "du"))]
 # Starting the replacement is part of the change, not another fact: "stopped tennis and started padel".
 _START_VERBS = _plain("started start starts began begun bought buys adopted took taken picked got joined opened "
-                      "rejoint ouvert pris commence commencee "
-                      "mis mise achete achetee adopte adoptee up")
+                      "rejoint ouvert pris commence commencee mis mise achete achetee adopte adoptee up")
+# Verbs of choosing say no more than the choice: "we're going with MySQL instead", "on prend MySQL au lieu de".
+_CHOICE_VERBS = _plain("use uses using used utilise utiliser utilisons utilisent prend prendre prenons prennent "
+                       "choose chose chosen choisi choisit choisir pick go going went opted opt settled retenu")
 # A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
-_SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee")
-# Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday".
-_MOVE_VERBS = _plain("moved relocated demenage")
+CHOICE_STEMS = {_stem(w) for w in _CHOICE_VERBS}
+_SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee migrated migrate migre migree "
+                       "migrer")
+# Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday". These verbs give
+# a new value only when it is a time: "got pushed to 8pm", "a été décalée au jeudi".
+_MOVE_VERBS = _plain("moved relocated demenage pushed postponed rescheduled delayed bumped decale decalee reporte "
+                     "reportee avance avancee")
+_FROM = ("from", "de", "du", "d")
+_TO_AFTER_FROM = ("to", "vers", "a", "au")
 # "passer de X à Y", "on passe de Slack à Mattermost": X ends, Y is the new value.
 _PASS_VERBS = _plain("passe passee passes passer passons passez passent")
-_TO = ("to", "a", "au", "aux", "on", "for", "over")
+_TO = ("to", "a", "au", "aux", "on", "for", "over", "sur", "vers")
 
 
 @dataclass
@@ -95,7 +103,8 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 k = None if k is None or stems[k] in _TIME else k
                 change.ended.add(stems[j if k is None else k])
                 # "a arrêté la boxe pour le judo", "quit tennis for padel": what comes instead.
-                for_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("for", "pour")), None)
+                for_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("for", "pour", "par", "with")),
+                            None)
                 to = _object(plain, for_ + 1) if for_ is not None else None
                 change.target |= _target(plain, stems, to) if to is not None else set()
         for phrase in _INSTEAD:
@@ -105,9 +114,14 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 if j is not None:
                     change.skip |= set(range(i, after))
                     change.ended.add(stems[j])
+                    # What stands before "instead of" is the new value: "going with MySQL instead of".
+                    back = [m for m in range(max(0, i - 3), i) if plain[m] not in _STOP_EN | _STOP_FR]
+                    change.target |= {stems[m] for m in back if all(plain[k] not in _STOP_EN | _STOP_FR
+                                                                    for k in range(m, i))}
         # "passer à" is a switch to a thing ("à une Tesla") or a time ("à 19h"), not a visit ("à Paris").
-        passed = word in ("passe", "passee") and plain[i + 1: i + 2] == ["a"] and (
-            plain[i + 2: i + 3] in (["un"], ["une"]) or (i + 2 < n and (stems[i + 2] in _TIME or any(c.isdigit() for c in stems[i + 2]))))
+        # "passer sur" is always a switch ("est passée sur Android").
+        passed = word in ("passe", "passee") and (plain[i + 1: i + 2] == ["sur"] or plain[i + 1: i + 2] == ["a"] and (
+            plain[i + 2: i + 3] in (["un"], ["une"]) or (i + 2 < n and (stems[i + 2] in _TIME or any(c.isdigit() for c in stems[i + 2])))))
         if word in _PASS_VERBS and plain[i + 1: i + 2] in (["de"], ["du"], ["d"]):
             j = _object(plain, i + 2)
             to = next((k for k in range(i + 3, min(n, i + 8)) if plain[k] in ("a", "au", "aux")), None)
@@ -116,15 +130,18 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 change.ended.add(stems[j])
                 change.switch, change.target = True, change.target | _target(plain, stems, _skip_to(plain, to + 1))
         if word in _SWITCH_VERBS or word in _MOVE_VERBS or passed:
-            if "from" in plain[i + 1: i + 6]:
-                j = _object(plain, plain.index("from", i + 1) + 1)
+            # "from X (over) to Y", "de X vers Y": X ends, Y is the new value. (French "de" only with a "vers" /
+            # "à" after it: "a changé de boulot" names no old value.)
+            start = next((m for m in range(i + 1, min(n, i + 6)) if plain[m] in _FROM), None)
+            end = next((m for m in range(start + 2, min(n, start + 6)) if plain[m] in _TO_AFTER_FROM), None) \
+                if start is not None else None
+            both = end is not None
+            if start is not None and (plain[start] == "from" or both):
+                j = _object(plain, start + 1)
                 if j is not None:
-                    change.skip |= {i, plain.index("from", i + 1)}
+                    change.skip |= {i, start} | ({end} if both else set())
                     change.ended.add(stems[j])
-            k = _skip_to(plain, i + 1)
-            both = "from" in plain[i + 1: i + 6] and "to" in plain[plain.index("from", i + 1):]
-            if both:  # "moved the docs from Confluence over to Notion": the "to" names the new value
-                k = _skip_to(plain, plain.index("to", plain.index("from", i + 1)) + 1)
+            k = _skip_to(plain, end + 1 if both else i + 1)
             # A switch verb names the new value even in lower case ("switched to almond milk"); a move verb
             # only a time ("moved to 7pm"): "moved to bristol" is the residence slot's business.
             timed = k < n and (stems[k] in _TIME or any(c.isdigit() for c in stems[k]))
@@ -135,7 +152,7 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
     if change.ended:
         # What was started instead is the new value: "and bought a mini", "he's got an electric bike now".
         for i, word in enumerate(plain):
-            if word in _START_VERBS:
+            if word in _START_VERBS or word in _CHOICE_VERBS:
                 change.skip.add(i)
                 k = _object(plain, i + 1 + (plain[i + 1: i + 2] == ["up"]))
                 change.target |= _target(plain, stems, k) if k is not None else set()

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
-from langgraph_memory.store._statements import _ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse, _stem, same_word, subject_probe
+from langgraph_memory.store._statements import CHOICE_STEMS, _ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse, _stem, same_word, subject_probe
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -196,7 +196,7 @@ class DedupPolicy:
             # What old says beside the ended thing, and a slot new does not name ("for work", "lives in"), is
             # its context: a little of it may go unrepeated ("from X to Y" names both ends: a little more), but
             # not for another context in new ("for personal mail", "for a week"). What came instead is no context.
-            loose_old = {t for t in left - o.values if t[0] != "<"} | (o.tokens - n.tokens) & _EXCLUSIVE
+            loose_old = {t for t in left - o.values - CHOICE_STEMS if t[0] != "<"} | (o.tokens - n.tokens) & _EXCLUSIVE
             context = {t for t in new_only - n.values - n.when - n.target if t[0] != "<" or t in _SLOT_KEYS} \
                 - (n.tokens & o.tokens)
             if len(loose_old) <= 2 + n.switch and not (loose_old and context):
@@ -217,7 +217,13 @@ class DedupPolicy:
             return out("duplicate", "new says less than old")
 
         # When the change happened ("last spring", "le mois dernier") is not the new value.
+        # Nor is a verb of choosing, when a named thing was chosen and new says a choice too ("on a choisi
+        # Postgres" -> "finalement ce sera MySQL"; not "uses Windows" -> "now has a new laptop").
+        chose = old_only - CHOICE_STEMS <= o.values and bool(n.tokens & CHOICE_STEMS or n.ended or n.switch
+                                                             or n.intro == "=")
         old_only, new_only = old_only - o.when, new_only - n.when
+        if chose:
+            old_only, new_only = old_only - CHOICE_STEMS, new_only - CHOICE_STEMS
         if not old_only or not new_only:
             return out("different", "only the time of a change differs", certain=False)
         if o.lead in old_only and n.lead in new_only:
@@ -263,7 +269,9 @@ class DedupPolicy:
         said = old_only & o.values
         # Something besides who it is about stays: "takes oat milk in his coffee" -> "switched to almond milk".
         # A value said in lower case needs that frame; a name needs only the subject ("switched to Nintendo").
-        frame = new_only <= n.values or any(t[0] != "<" for t in o.tokens - old_only - {o.lead, o.first})
+        # Or old's verb is one of choosing: "uses an iPhone" -> "switched to android".
+        frame = new_only <= n.values or any(t[0] != "<" for t in o.tokens - old_only - {o.lead, o.first}) \
+            or bool(said and old_only - said <= CHOICE_STEMS)
         # A target sharing old's words is the same thing changed only where old's value stands beside them:
         # "oat milk" -> "switched to almond milk", not "sugar in his tea" -> "switched to herbal tea".
         kept = n.target & o.tokens

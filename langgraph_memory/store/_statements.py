@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
-from langgraph_memory.store._changes import _change, same_word
+from langgraph_memory.store._changes import CHOICE_STEMS, _change, same_word
 from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
-from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _fold, _plain, _stem, _words
+from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _SYNONYMS, _TIME, _fold, _plain, _stem, _words
 
-__all__ = ["_parse", "_stem", "_TIME", "_ACCUMULATING", "same_word", "subject_probe"]
+__all__ = ["CHOICE_STEMS", "_parse", "_stem", "_TIME", "_ACCUMULATING", "same_word", "subject_probe"]
 
 _PRONOUNS = _plain("he she they il elle ils elles")
 # Copulas, and the verbs a schedule is said with ("the club meets on Thursdays", "a lieu le mardi").
-_COPULAS = _plain("is are was were est sont etait meets meet held")
+_COPULAS = _plain("is are was were est sont etait sera seront meets meet held")
 # A leading "no" / "non" answers what was said before: a correction cue, not a negation.
 _LEADING_NO = _plain("no non nope nan")
 _ONLY_EN, _ONLY_FR = _STOP_EN - _STOP_FR, _STOP_FR - _STOP_EN
@@ -50,7 +50,7 @@ _SPOUSES = _words("husband wife spouse partner mari femme epoux epouse conjoint 
 # new value there is a correction; liking is not exclusive (liking jazz does not undo liking chocolate).
 # Status words keep their own token as a value so that married -> divorced stays visible.
 _SLOTS: list[tuple[str, bool, bool, str]] = [
-    ("<residence>", True, False, "live moved relocated reside based habite habiter habitent vit vivent vivre "
+    ("<residence>", True, False, "live moved relocated reside habite habiter habitent vit vivent vivre "
                                  "demenage demenager installe"),
     ("<job>", True, False, "work job employed employer travaille travail travaillent bosse boulot taf emploi "
                            "metier profession career"),
@@ -72,6 +72,9 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
     ("<relationship>", True, True, "married marie divorced single celibataire engaged fiance widowed veuf veuve "
                                    "pacse separated separe"),
     ("<favourite>", True, False, "favourite favorite prefer preferred fav fave"),
+    # One diet at a time: "est végétarienne" -> "est devenue vegan".
+    ("<diet>", True, True, "vegetarian vegetarien vegetarienne vegan vegane vegetalien vegetalienne pescatarian "
+                           "pescetarien pescetarienne flexitarian flexitarien flexitarienne omnivore"),
     ("<likes>", False, False, "like love enjoy aime aiment adore"),
     # Families that accumulate: two allergies, two languages stand side by side.
     ("<allergy>", False, False, "allergic allergy allergique allergie intolerant intolerance intolerante"),
@@ -157,9 +160,19 @@ def _when(plain: list[str], stems: list[str]) -> tuple[set[int], bool]:
     return at, starts
 
 
+def _named(word: str) -> bool:
+    """A name: capitalised, or with a capital inside ("iPhone", "macOS")."""
+    return word[0].isupper() or any(c.isupper() for c in word[1:])
+
+
 def _spelled(text: str) -> str:
     text = re.sub(r"n['’]t\b", " not", text)
     text = re.sub(r"\b(he|she|it|that|there|what|who)['’]s\b", r"\1 is", text, flags=re.IGNORECASE)
+    # "based in" is where one lives; "base" alone is not (both stem to "bas").
+    text = re.sub(r"\bbased(?=\s+(?:in|at)\b)", "residing", text, flags=re.IGNORECASE)
+    # "'s" before an article or a preposition is "is": "tilly's a lawyer now", "the review's on Thursday".
+    text = re.sub(r"(\w)['’]s\s+(?=(?:a|an|the|at|in|on|from|now|still|back)\b)", r"\1 is ", text,
+                  flags=re.IGNORECASE)
     return spell_values(text)
 
 
@@ -168,8 +181,8 @@ def _parse(text: str) -> _Parsed:
     raw = _TOKEN.findall(_spelled(text))
     plain = [_fold(w) for w in raw]
     canon = [_canonical(w, p) for w, p in zip(raw, plain)]
-    stems = [c or _stem(w) for c, w in zip(canon, raw)]
-    valued = [c is not None or w[0].isupper() or any(ch.isdigit() for ch in s) or s in _TIME
+    stems = [c or _SYNONYMS.get(_stem(w), _stem(w)) for c, w in zip(canon, raw)]
+    valued = [c is not None or _named(w) or any(ch.isdigit() for ch in s) or s in _TIME
               for c, w, s in zip(canon, raw, stems)]
     change = _change(plain, stems, valued)
     change.ended |= {_SLOT_OF[e][0] for e in change.ended if e in _SLOT_OF}
@@ -196,7 +209,7 @@ def _parse(text: str) -> _Parsed:
     run: list[str] = []  # the capitalised words of the current name
     placed: set[str] = set()  # lower-case words after "to", "in", "à", "chez"...
     for i, (prev, word, s) in enumerate(zip([""] + stems, raw, stems)):
-        named = word[0].isupper() and canon[i] is None and i not in change.skip
+        named = _named(word) and canon[i] is None and i not in change.skip
         if run and not named:
             parsed.phrases.update(dict.fromkeys(run, frozenset(run)))
             run = []

@@ -63,3 +63,10 @@ _TIME = _words(
     "fall winter printemps automne hiver morning afternoon evening night noon midnight weekend matin soir nuit "
     "midi minuit"
 ) | {f"month{n}" for n in range(1, 13)}
+
+# Colloquial and plural forms the stemmer cannot see, said for the same thing: one stem for each.
+_SYNONYMS = {_stem(word): _stem(same) for same, words in (
+    ("child", "children kid kids"), ("enfant", "gosse gosses"), ("football", "foot soccer"),
+    ("bought", "buy buys purchased purchase purchases"), ("achete", "achat"), ("day", "daily"), ("week", "weekly"),
+    ("month", "monthly"), ("night", "nightly"),
+) for word in words.split()}
