@@ -108,7 +108,7 @@ PAIRS: list[LeaveOutPair] = [
                  "two possessions"),
     LeaveOutPair("Kenji goes to the gym at 7am", "kenji walks the dog at 7pm", "different", "en", C,
                  "two routines"),
-    LeaveOutPair("Decision: use Redis for caching", "Decision: use Postgres for the job queue", "different", "en", W,
+    LeaveOutPair("Decision: use Redis for the cache", "Decision: use Postgres for the job queue", "different", "en", W,
                  "two decisions"),
     LeaveOutPair("Ben moved to Glasgow in 2019", "ben's sister moved to Dundee", "different", "en", C,
                  "relative moved"),

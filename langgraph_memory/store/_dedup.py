@@ -187,8 +187,9 @@ class DedupPolicy:
         # "stopped tennis and started padel", "from Heroku to Fly.io", "MySQL à la place de PostgreSQL": new says
         # that what old states has ended. Only old's own words may end it, for the same subject, and little
         # else may differ (another name left behind in old, or a new context, is another fact).
+        # (Not what old itself says has ended: "stopped X" said again ends nothing new.)
         ended = set() if o.negated or o.lead in old_only else {
-            t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended)}
+            t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended - o.ended)}
         # A name ends whole: "sold the panda" ends "Fiat Panda".
         ended |= {w for t in ended for w in o.phrases.get(t, ())}
         left = old_only - ended - o.when
@@ -202,7 +203,7 @@ class DedupPolicy:
             if len(loose_old) <= 2 + n.switch and not (loose_old and context):
                 now = f" for {', '.join(sorted(new_only))}" if new_only else ""
                 return out("correction", f"ends: {', '.join(sorted(ended))}{now}")
-        if n.ended:
+        if n.ended - o.ended:
             new_only.add("~ends")  # the stop verb was left out of new's words, yet it says something old does not
         # "n'est plus prof, elle est devenue avocate": old's statement negated, one detail left out.
         restated = len(old_only) == 1 and not old_only & exact and bool(o.tokens - old_only - {o.lead}) \

@@ -28,9 +28,10 @@ _ONLY_EN, _ONLY_FR = _STOP_EN - _STOP_FR, _STOP_FR - _STOP_EN
 _UPDATE = _words("actually now currently nowadays anymore instead new maintenant desormais dorenavant "
                  "finalement nouveau nouvel nouvelle change changed changes changing changer changé switched "
                  "quit became become devenu devenue devenir sorry oops oups pardon desole desolee scratch lately "
-                 "recently recemment dernierement moment instant")
+                 "recently recemment dernierement")
 _UPDATE_PAIRS = {(_stem(a), _stem(b)) for a, b in (("en", "fait"), ("in", "fact"), ("no", "longer"), ("these", "days"),
-                                                   ("ces", "jours"))}
+                                                   ("ces", "jours"),
+                                                   ("the", "moment"), ("ce", "moment"), ("l", "instant"))}
 _UPDATE |= _words("finally")
 # "Ben now also plays drums" adds a fact: a cue with one of these is no correction.
 _ADDITIVE = _plain("also too aussi egalement")
