@@ -49,7 +49,7 @@ class _Change:
     skip: set[int] = field(default_factory=set)  # words of the change itself (verbs, "instead of")
     ended: set[str] = field(default_factory=set)  # stems of what the statement says has ended
     switch: bool = False  # a switch verb followed by the new value
-    target: set[str] = field(default_factory=set)  # stems of that new value ("switched to almond milk")
+    target: set[str] = field(default_factory=set)  # stems of that new value ("switched to soy milk")
 
 
 def _object(plain: list[str], start: int) -> int | None:
@@ -142,8 +142,8 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                     change.skip |= {i, start} | ({end} if both else set())
                     change.ended.add(stems[j])
             k = _skip_to(plain, end + 1 if both else i + 1)
-            # A switch verb names the new value even in lower case ("switched to almond milk"); a move verb
-            # only a time ("moved to 7pm"): "moved to bristol" is the residence slot's business.
+            # A switch verb names the new value even in lower case ("switched to soy milk"); a move verb
+            # only a time ("moved to 7pm"): "moved to antwerp" is the residence slot's business.
             timed = k < n and (stems[k] in _TIME or any(c.isdigit() for c in stems[k]))
             if k < n and (timed or ((word not in _MOVE_VERBS or both) and (values[k] or plain[k] not in _STOP_EN | _STOP_FR))):
                 change.switch = True

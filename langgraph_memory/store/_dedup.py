@@ -74,20 +74,24 @@ class DedupPolicy:
     different fact 0.73, a residence correction 0.54). A conversational correction shares few words with what
     it corrects ("David habite à Ordizan" / "Non en fait David a déménagé à Toulouse": 0.42), so between
     ``subject_floor`` and ``candidate_floor`` a candidate about the same subject (a shared name or explicit
-    subject) is still judged, but only a correction by rules 2 or 4 stands; anything else there is different.
-    Rules, first match wins:
+    subject, or new's first word being old's leading name) is still judged, but only a certain correction
+    stands; anything else there is different. Rules, first match wins (docs/judgement.md says each in full):
 
     1. below ``subject_floor``, disjoint explicit ``subjects``, another relative ("Omar's brother" vs
-       "Omar"), or another leading name ("Alice works at X" vs "Bob works at X") -> different;
-    2. opposite polarity ("n'est plus", "no longer") over the same content -> correction;
-    3. old's content words all in new -> duplicate (nothing new) or refinement; new's all in old -> duplicate;
-    4. shared context, same exclusive slot (residence, job, age, name, relationship, favourite) or an explicit
-       cue ("actually", "now", "en fait", "désormais"), and only values swapped (names, numbers, dates, status
-       words; one bare word after a cue) -> correction;
-    5. at most a word or two swapped, no name/number/date among them, ``cosine >= duplicate_cosine`` -> duplicate;
-    6. otherwise -> different.
+       "Omar"), another leading name ("Alice works at X" vs "Bob works at X"), a past fact beside a present one
+       ("worked at" / "works at"), an ordinal naming another item ("first job" / "second job") -> different;
+    2. new says what old states has ended ("stopped X", "from X to Y", "Y instead of X"), old says little else
+       and new no other context -> correction;
+    3. opposite polarity ("n'est plus", "no longer") over the same content -> correction;
+    4. old's content words all in new -> duplicate (nothing new) or refinement; new's all in old -> duplicate;
+    5. (when a change happened set aside) two events at two times -> different; shared context, same exclusive
+       slot (residence, job, age, name, relationship, favourite, diet) or an explicit cue ("actually", "now",
+       "en fait", "désormais"), and only values swapped (or one bare word after a cue, outside families that
+       accumulate), or what the slot *is* said again after a cue, or a switch verb's new value -> correction;
+    6. at most a word or two swapped, no name/number/date among them, ``cosine >= duplicate_cosine`` -> duplicate;
+    7. otherwise -> different.
 
-    Rules 5-6 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
+    Rules 6-7 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
     decides (its ``None`` keeps the lexical verdict). Presets by embedder (cosine of normalised vectors):
 
     ======================  =====  =======  =========  ============  ============================================
@@ -161,7 +165,7 @@ class DedupPolicy:
         n, o = _parse(new), _parse(old)
         if cosine < self.candidate_floor:
             # Reached by the subject, not by similarity: only a correction of the same subject counts.
-            # The same subject: a shared name, or new's first word is old's leading name ("aurelien a demenage").
+            # The same subject: a shared name, or new's first word is old's leading name ("mathis a demenage").
             same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead)
             if not same:
                 return out("different", f"below candidate floor {self.candidate_floor:.2f}, another subject")
@@ -190,7 +194,7 @@ class DedupPolicy:
         # (Not what old itself says has ended: "stopped X" said again ends nothing new.)
         ended = set() if o.negated or o.lead in old_only else {
             t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended - o.ended)}
-        # A name ends whole: "sold the panda" ends "Fiat Panda".
+        # A name ends whole: "sold the polo" ends "Volkswagen Polo".
         ended |= {w for t in ended for w in o.phrases.get(t, ())}
         left = old_only - ended - o.when
         if ended and not left & o.names and not (o.coordinated and left):
@@ -251,8 +255,8 @@ class DedupPolicy:
         if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
-        # What an exclusive slot *is*, said again after a cue: "Ben's favourite band is Muse" -> "his fave band
-        # these days is Arctic Monkeys", "works at the post office" -> "now works at a bike repair shop". Both
+        # What an exclusive slot *is*, said again after a cue: "Ruth's favourite dish is lasagne" -> "her fave dish
+        # these days is pad thai", "works at the library" -> "now works at a coffee roastery". Both
         # swapped parts lie in what follows the slot verb or copula, introduced alike (not "at" / "from").
         signal = (n.update or n.switch or bool(n.ended)) and not n.additive and not o.additive
         if shared and slot and signal and o.intro == n.intro and old_only <= o.predicate and new_only <= n.predicate \
@@ -268,13 +272,13 @@ class DedupPolicy:
         # most its verb go, only values come, and no slot of old's is left for another.
         clash = bool(o.tokens & _EXCLUSIVE) and bool(n.tokens & _EXCLUSIVE) and slot is None
         said = old_only & o.values
-        # Something besides who it is about stays: "takes oat milk in his coffee" -> "switched to almond milk".
+        # Something besides who it is about stays: "takes skimmed milk in his tea" -> "switched to soy milk".
         # A value said in lower case needs that frame; a name needs only the subject ("switched to Nintendo").
         # Or old's verb is one of choosing: "uses an iPhone" -> "switched to android".
         frame = new_only <= n.values or any(t[0] != "<" for t in o.tokens - old_only - {o.lead, o.first}) \
             or bool(said and old_only - said <= CHOICE_STEMS)
         # A target sharing old's words is the same thing changed only where old's value stands beside them:
-        # "oat milk" -> "switched to almond milk", not "sugar in his tea" -> "switched to herbal tea".
+        # "skimmed milk" -> "switched to soy milk", not "sugar in his tea" -> "switched to herbal tea".
         kept = n.target & o.tokens
         frame = frame and (not kept or any(abs(o.at[t] - o.at[u]) == 1 for t in kept for u in old_only if u in o.at))
         if n.switch and shared and frame and not clash and not n.additive and dated[0] == dated[1] and \

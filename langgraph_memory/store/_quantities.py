@@ -58,7 +58,7 @@ def _clock(hour: int, minute: int) -> str:
     return f"t{hour:02d}{minute:02d}" if hour < 24 and minute < 60 else f"{hour} {minute}"
 
 
-# Clock times: "7:40", "14h30", "14h", "7pm", "7.30 am", "à 14 heures", "at 7 o'clock".
+# Clock times: "6:45", "14h30", "14h", "7pm", "7.30 am", "à 14 heures", "at 7 o'clock".
 _AM_PM = re.compile(r"\b(\d{1,2})(?:[:.h](\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _H_OR_COLON = re.compile(r"\b(\d{1,2})(?::(\d{2})\b|\s?h(\d{2})?\b)", re.IGNORECASE)
 _SPOKEN_HOUR = re.compile(r"\b(?:(à|a|vers|dès|des)\s+(\d{1,2})\s+heures?|(\d{1,2})\s+o['’]?\s?clock)\b",

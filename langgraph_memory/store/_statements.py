@@ -105,7 +105,7 @@ _PAST_EN = _plain("lived worked resided was were")
 _PAST_FR = _plain("habitait vivait travaillait bossait etait habitaient vivaient travaillaient")
 _PARTICIPLES = _plain("habite vecu travaille bosse")  # after "a" / "avait": "a habité", "avait vécu"
 _HAVE_FR = _plain("a ai as avons avez ont avait avais avaient")  # "from next week": the change starts then, a cue
-# The word before a name said in lower case ("moved to bristol", "à rennes"); not before a common place.
+# The word before a name said in lower case ("moved to antwerp", "à nancy"); not before a common place.
 _PLACE_PREPOSITIONS = {"to", "in", "at", "from", "à", "au", "aux", "chez"}
 _COMMON_PLACES = _words("home work school bed church hospital night noon maison domicile boulot travail ecole "
                         "lit eglise hopital")
@@ -128,14 +128,14 @@ class _Parsed:
     names: set[str] = field(default_factory=set)  # capitalised words: who and where
     ended: set[str] = field(default_factory=set)  # what the statement says has ended ("stopped tennis")
     switch: bool = False  # "switched to a Honda", "moved to Wednesday": the new value of something
-    target: set[str] = field(default_factory=set)  # that new value's words ("switched to almond milk")
+    target: set[str] = field(default_factory=set)  # that new value's words ("switched to soy milk")
     additive: bool = False  # "also", "aussi": a fact beside the others, not instead of one
     attributes: set[str] = field(default_factory=set)  # values right after a copula: "is on Tuesday", "est le 3"
-    first: str | None = None  # the first content word, capitalised or not ("gaetan switched ...")
+    first: str | None = None  # the first content word, capitalised or not ("kofi switched ...")
     when: set[str] = field(default_factory=set)  # when a change happened: "last spring", "le mois dernier"
     phrases: dict[str, frozenset[str]] = field(default_factory=dict)  # a name's words: "Fiat Panda", "Google Drive"
-    # What the statement says something *is*: the words after its last copula or exclusive slot verb ("is Muse",
-    # "works at the post office"), and what introduced them ("=" a role or copula, "@" a place).
+    # What the statement says something *is*: the words after its last copula or exclusive slot verb ("is lasagne",
+    # "works at the library"), and what introduced them ("=" a role or copula, "@" a place).
     predicate: set[str] = field(default_factory=set)
     intro: str = ""
     # Ordinals before a copula: which one is said to be something ("Omid's first job was", "le deuxième poste").
@@ -268,7 +268,7 @@ def _parse(text: str) -> _Parsed:
             continue
         else:
             parsed.tokens.add(s)
-            # A name said in lower case: "moved to bristol", "à rennes".
+            # A name said in lower case: "moved to antwerp", "à nancy".
             if raw[i - 1: i] and raw[i - 1].lower() in _PLACE_PREPOSITIONS and s not in _COMMON_PLACES | _KIN | _SPOUSES:
                 placed.add(s)
             parsed.values |= {s} if s in _TIME else set()
@@ -278,7 +278,7 @@ def _parse(text: str) -> _Parsed:
     if run:
         parsed.phrases.update(dict.fromkeys(run, frozenset(run)))
     if parsed.tokens & {"<residence>", "<job>"}:
-        parsed.values |= placed  # a place or employer said in lower case: "moved to bristol", "bosse chez free"
+        parsed.values |= placed  # a place or employer said in lower case: "moved to antwerp", "bosse chez free"
     return parsed
 
 
@@ -294,7 +294,7 @@ def subject_probe(text: str, subjects: Sequence[str] = ()) -> str | None:
     slots = parsed.tokens & _EXCLUSIVE
     who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names] + list(subjects)
     if not who and parsed.first and parsed.first[0].isalpha() and parsed.first not in _SLOT_OF:
-        who = [w for w in _TOKEN.findall(text) if _stem(w) == parsed.first][:1]  # "aurelien a demenage ..."
+        who = [w for w in _TOKEN.findall(text) if _stem(w) == parsed.first][:1]  # "mathis a demenage ..."
     if not who or not (slots or parsed.update or parsed.negated or parsed.ended or parsed.switch):
         return None
     return " ".join([*dict.fromkeys(who), *(_SLOT_WORDS[key] for key in sorted(slots))])
