@@ -18,7 +18,7 @@ _DETERMINERS = _plain("the a an his her their my our your its le la les l son sa
                       "tes de d du des un une")
 _STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dropped abandoned replaced arrete "
                      "arretee arretes arreter vendu vendue vendus abandonne abandonnee lache lachee remplace "
-                     "remplacee left quitte quittee")
+                     "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee")
 _STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
                ("got", "rid")}
 _INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plutot", "que"), ("plutot", "qu"),
@@ -103,7 +103,8 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 k = None if k is None or stems[k] in _TIME else k
                 change.ended.add(stems[j if k is None else k])
                 # "a arrêté la boxe pour le judo", "quit tennis for padel": what comes instead.
-                for_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("for", "pour", "par", "with")),
+                for_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("for", "pour", "par", "with",
+                                                                                          "contre")),
                             None)
                 to = _object(plain, for_ + 1) if for_ is not None else None
                 change.target |= _target(plain, stems, to) if to is not None else set()

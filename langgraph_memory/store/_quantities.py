@@ -17,7 +17,11 @@ NUMBERS = {w: str(n) for n, words in enumerate([
     "eight eighth huit huitieme", "nine ninth neuvieme", "ten tenth dix dixieme", "eleven eleventh onze onzieme",
     "twelve twelfth douze douzieme"]) for w in words.split()}
 NUMBERS.update({w: str(n) for n, w in [(20, "twenty"), (30, "thirty"), (40, "forty"), (50, "fifty"), (60, "sixty"),
-                                       (20, "vingt"), (30, "trente"), (40, "quarante"), (50, "cinquante")]})
+                                       (70, "seventy"), (80, "eighty"), (90, "ninety"), (100, "hundred"),
+                                       (13, "thirteen"), (14, "fourteen"), (15, "fifteen"), (16, "sixteen"),
+                                       (17, "seventeen"), (18, "eighteen"), (19, "nineteen"), (13, "treize"),
+                                       (14, "quatorze"), (15, "quinze"), (16, "seize"), (20, "vingt"), (30, "trente"),
+                                       (40, "quarante"), (50, "cinquante"), (60, "soixante"), (100, "cent")]})
 CARDINALS = {w for w in NUMBERS if not w.endswith(("st", "nd", "rd", "th", "ieme", "ier", "iere", "ond", "onde"))}
 _ORDINAL = re.compile(r"0*(\d+)(?:st|nd|rd|th|e|er|re|ere|eme|ieme)?")
 # Months in both languages are one value ("July" = "juillet" = the 07 of "04/07/1998").
@@ -40,6 +44,7 @@ def canonical(word: str, plain: str) -> str | None:
 
 _SLASHED_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DAY_MONTH = re.compile(r"(?<![\d/.])\b(\d{1,2})/(\d{1,2})\b(?![/.]\d)")  # "12/03": a day and a month
 
 
 def _spell_date(match: re.Match[str]) -> str:
@@ -107,6 +112,8 @@ def spell_values(text: str) -> str:
     """``text`` with its dates, clock times and quantities written one way (the words around them kept)."""
     text = _ISO_DATE.sub(_spell_iso, text)
     text = _SLASHED_DATE.sub(_spell_date, text)
+    text = _DAY_MONTH.sub(lambda m: f"{int(m.group(1))} month{int(m.group(2))}" if 1 <= int(m.group(1)) <= 31
+                          and 1 <= int(m.group(2)) <= 12 else m.group(0), text)
     text = _AM_PM.sub(_spell_am_pm, text)
     text = _SPOKEN_HOUR.sub(_spell_spoken, text)
     text = _H_OR_COLON.sub(lambda m: _clock(int(m.group(1)), int(m.group(2) or m.group(3) or 0)), text)

@@ -31,7 +31,8 @@ _UPDATE = _words("actually now currently nowadays anymore instead new maintenant
                  "recently recemment dernierement")
 _UPDATE_PAIRS = {(_stem(a), _stem(b)) for a, b in (("en", "fait"), ("in", "fact"), ("no", "longer"), ("these", "days"),
                                                    ("ces", "jours"),
-                                                   ("the", "moment"), ("ce", "moment"), ("l", "instant"))}
+                                                   ("the", "moment"), ("ce", "moment"), ("l", "instant"),
+                                                   ("depuis", "peu"))}
 _UPDATE |= _words("finally")
 # "Ben now also plays drums" adds a fact: a cue with one of these is no correction.
 _ADDITIVE = _plain("also too aussi egalement")
@@ -54,7 +55,7 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
     ("<residence>", True, False, "live moved relocated reside habite habiter habitent vit vivent vivre "
                                  "demenage demenager installe"),
     ("<job>", True, False, "work job employed employer travaille travail travaillent bosse boulot taf emploi "
-                           "metier profession career"),
+                           "metier profession career hired embauche embauchee recrute recrutee"),
     # Occupations are the job slot's values: "est prof" -> "est devenue avocate".
     ("<job>", True, True, "teacher prof professeur enseignant enseignante nurse infirmier infirmiere doctor "
                           "medecin engineer ingenieur developer developpeur lawyer avocat avocate chef cuisinier "
@@ -64,7 +65,12 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
                           "pharmacien architect architecte journalist journaliste designer graphiste secretary "
                           "secretaire banker banquier consultant farmer agriculteur receptionist receptionniste "
                           "programmer programmeur barista courier driver chauffeur livreur livreuse unemployed jobless "
-                          "chomage chomeur chomeuse freelance"),
+                          "chomage chomeur chomeuse freelance librarian libraire bookseller paralegal hairdresser "
+                          "coiffeur coiffeuse firefighter pompier policeman policier policiere pilot pilote "
+                          "photographer photographe translator traducteur traductrice researcher chercheur "
+                          "chercheuse professor lecturer scientist analyst analyste butcher boucher bouchere "
+                          "florist fleuriste carpenter menuisier postman facteur factrice instituteur "
+                          "institutrice intern stagiaire nanny nounou tutor"),
     ("<age>", True, False, "age aged old ans turned turns"),
     ("<name>", True, False, "name named called nom prenom surnom nickname appelle appellent nomme nommee "
                             "prenomme prenommee surnomme surnommee"),
