@@ -251,7 +251,7 @@ class DedupPolicy:
         swap = f"{', '.join(sorted(old_only))} -> {', '.join(sorted(new_only))}"
         # Two events at two times: "moved to Leeds in 2019" / "moved to York in 2022", "went to Crete in June".
         if all(d & _DATES and d - _DATES for d in (old_only, new_only)):
-            return out("different", f"two events: {swap}", certain=False)
+            return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
         if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
