@@ -370,8 +370,8 @@ def test_issue_25_kinds(old, new, expected):
         ("Ugo's bus leaves at 6:45pm", "ugo's bus leaves at 18:45", "duplicate"),
         ("Ugo's visa expires on 2028-02-01", "Ugo's visa expires on February 1, 2028", "duplicate"),
         ("Ugo is 1.9 m tall", "Ugo is 190 cm tall", "duplicate"),
-        ("Ugo cycles 15 km to work", "Ugo cycles fifteen kilometres to work", "different"),  # no "fifteen" word
-        ("Ugo cycles 12 km to work", "Ugo cycles twelve kilometres to work", "duplicate"),
+        ("Ugo cycles 15 km to work", "Ugo cycles fifteen kilometres to work", "duplicate"),
+        ("Ugo cycles 15 km to work", "Ugo runs 15 km to work", "different"),
         # a past fact beside a present one; two dated events; an ordinal naming another item
         ("Ugo worked at Lego", "Ugo works at Mattel", "different"),
         ("Ugo a travaillé chez Lego", "Ugo travaille chez Mattel", "different"),
