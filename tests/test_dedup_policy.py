@@ -298,6 +298,9 @@ def test_subject_probe_names_the_subject_and_the_slot_words():
     assert subject_probe("Mickael a un fils") is None  # nothing a correction would say
     assert subject_probe("Actually he moved away") is None  # names no one
     assert subject_probe("Actually he moved away", ["David"]).startswith("David live")
+    # A subject said in lower case is its first word: it still reaches the stored memory by keyword.
+    probe = subject_probe("mathis a déménagé à nancy")
+    assert probe is not None and probe.split()[0] == "mathis" and "habite" in probe
 
 
 # -- issue #25: kinds, not sentences (fresh wording, none of it in tests/dedup_pairs.py) ----------
