@@ -63,6 +63,7 @@ def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
 _RELATIVES = _KIN | _SPOUSES
 _SLOT_KEYS = _EXCLUSIVE | _ACCUMULATING | {"<plans>"}
 _DATES = _TIME | {str(year) for year in range(1900, 2101)}
+_CLOCK = re.compile(r"t\d{4}")  # a clock time as the statements spell it (t1430)
 _WHERE_AND_WORK = {"<residence>", "<job>"}  # the slots a past fact is said about ("worked at", "a habité")
 
 
@@ -249,8 +250,12 @@ class DedupPolicy:
         # A date swapped for another kind of value is another fact: "boulanger" -> "le dimanche".
         dated = [bool(d) and d - {t for t in d if t[0] == "<"} <= _TIME for d in (old_only, new_only)]
         swap = f"{', '.join(sorted(old_only))} -> {', '.join(sorted(new_only))}"
-        # Two events at two times: "moved to Leeds in 2019" / "moved to York in 2022", "went to Crete in June".
-        if all(d & _DATES and d - _DATES for d in (old_only, new_only)):
+        # Two events at two times: "moved to Leeds in 2019" / "moved to York in 2022", "went to Crete in June",
+        # "call with Bob at 10am" / "call with Ann at 3pm" (a time and another value swapped at once).
+        def two_things(d: set[str]) -> bool:
+            clocks = {t for t in d if _CLOCK.fullmatch(t)}
+            return bool(d & _DATES and d - _DATES) or bool(clocks and (d - clocks) & (n.values | o.values))
+        if two_things(old_only) and two_things(new_only):
             return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
         if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):

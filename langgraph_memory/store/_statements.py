@@ -206,7 +206,8 @@ def _parse(text: str) -> _Parsed:
     kin = {s for i, s in enumerate(stems) if s in _KIN | _SPOUSES and (
         (i >= 2 and stems[i - 1] == "s")
         or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
-        or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and raw[i + 2][0].isupper()))}
+        or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and (raw[i + 2][0].isupper() or (
+            raw[i + 2].isalpha() and plain[i + 2] not in _STOP_FR and stems[i + 2] not in _TIME))))}
     when, starts = _when(plain, stems)
     past = any(w in _PAST_EN or w in _PAST_FR or (w == "used" and plain[i + 1: i + 2] == ["to"]) or (
         w in _PARTICIPLES and raw[i][-1:].lower() in "éu" and i and plain[i - 1] in _HAVE_FR) for i, w in enumerate(plain))
@@ -265,7 +266,8 @@ def _parse(text: str) -> _Parsed:
                 parsed.tokens.add("<age>")
             parsed.tokens.add(s)
             parsed.values.add(s)
-        elif s in _SLOT_OF:  # before _TIME: "ans" in "34 ans" is an age
+        elif s in _SLOT_OF and plain[i] not in ("call", "calls"):  # before _TIME: "ans" in "34 ans" is an age
+            # ("a call with Bob" is no name: only "called" names)
             key, is_value = _SLOT_OF[s]
             parsed.tokens |= {key, s} if is_value else {key}
             parsed.values |= {s} if is_value else set()
