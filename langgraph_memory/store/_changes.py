@@ -121,8 +121,9 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                                                                     for k in range(m, i))}
         # "passer à" is a switch to a thing ("à une Tesla") or a time ("à 19h"), not a visit ("à Paris").
         # "passer sur" is always a switch ("est passée sur Android").
+        timed_after = i + 2 < n and (stems[i + 2] in _TIME or any(c.isdigit() for c in stems[i + 2]))
         passed = word in ("passe", "passee") and (plain[i + 1: i + 2] == ["sur"] or plain[i + 1: i + 2] == ["a"] and (
-            plain[i + 2: i + 3] in (["un"], ["une"]) or (i + 2 < n and (stems[i + 2] in _TIME or any(c.isdigit() for c in stems[i + 2])))))
+            plain[i + 2: i + 3] in (["un"], ["une"]) or timed_after))
         if word in _PASS_VERBS and plain[i + 1: i + 2] in (["de"], ["du"], ["d"]):
             j = _object(plain, i + 2)
             to = next((k for k in range(i + 3, min(n, i + 8)) if plain[k] in ("a", "au", "aux")), None)
@@ -146,7 +147,8 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
             # A switch verb names the new value even in lower case ("switched to soy milk"); a move verb
             # only a time ("moved to 7pm"): "moved to antwerp" is the residence slot's business.
             timed = k < n and (stems[k] in _TIME or any(c.isdigit() for c in stems[k]))
-            if k < n and (timed or ((word not in _MOVE_VERBS or both) and (values[k] or plain[k] not in _STOP_EN | _STOP_FR))):
+            given = k < n and (values[k] or plain[k] not in _STOP_EN | _STOP_FR)
+            if timed or (given and (word not in _MOVE_VERBS or both)):
                 change.switch = True
                 change.skip.add(i)
                 change.target |= _target(plain, stems, k)

@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
-from langgraph_memory.store._statements import CHOICE_STEMS, _ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse, _stem, same_word, subject_probe
+from langgraph_memory.store._statements import (CHOICE_STEMS, _ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME,
+                                                _parse, _Parsed, _stem, same_word, subject_probe)
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -65,6 +66,36 @@ _SLOT_KEYS = _EXCLUSIVE | _ACCUMULATING | {"<plans>"}
 _DATES = _TIME | {str(year) for year in range(1900, 2101)}
 _CLOCK = re.compile(r"t\d{4}")  # a clock time as the statements spell it (t1430)
 _WHERE_AND_WORK = {"<residence>", "<job>"}  # the slots a past fact is said about ("worked at", "a habité")
+
+
+def _ends(n: _Parsed, o: _Parsed, old_only: set[str], new_only: set[str]) -> str | None:
+    """Why new ends what old states, or ``None``: "stopped tennis and started padel", "from Heroku to Fly.io",
+    "MySQL à la place de PostgreSQL". Only old's own words may be ended, for the same subject, and little else
+    may differ (another name left behind in old, or a new context, is another fact). What old itself says has
+    ended ("stopped X" said again) ends nothing new."""
+    ended = set() if o.negated or o.lead in old_only else {
+        t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended - o.ended)}
+    ended |= {w for t in ended for w in o.phrases.get(t, ())}  # a name ends whole: "sold the polo"
+    left = old_only - ended - o.when
+    if not ended or left & o.names or (o.coordinated and left):  # "plays tennis and golf" / "quit tennis"
+        return None
+    # What old says beside the ended thing, and a slot new does not name ("for work", "lives in"), is its
+    # context: a little of it may go unrepeated ("from X to Y" names both ends: a little more), but not for
+    # another context in new ("for personal mail", "for a week"). What came instead is no context.
+    loose_old = {t for t in left - o.values - CHOICE_STEMS if t[0] != "<"} | (o.tokens - n.tokens) & _EXCLUSIVE
+    context = {t for t in new_only - n.values - n.when - n.target if t[0] != "<" or t in _SLOT_KEYS} \
+        - (n.tokens & o.tokens)
+    if len(loose_old) > 2 + n.switch or (loose_old and context):
+        return None
+    now = f" for {', '.join(sorted(new_only))}" if new_only else ""
+    return f"ends: {', '.join(sorted(ended))}{now}"
+
+
+def _two_things(swapped: set[str], values: set[str]) -> bool:
+    """Whether a swapped part holds a time and something else: a date and another word, or a clock time and
+    another value."""
+    clocks = {t for t in swapped if _CLOCK.fullmatch(t)}
+    return bool(swapped & _DATES and swapped - _DATES) or bool(clocks and (swapped - clocks) & values)
 
 
 class DedupPolicy:
@@ -189,25 +220,9 @@ class DedupPolicy:
         old_only, new_only = _only(o.tokens, n.tokens, exact), _only(n.tokens, o.tokens, exact)
         if n.pronoun and n.lead is None and o.lead in old_only:
             old_only.discard(o.lead)  # "he moved to Toulouse": "he" is the one old names
-        # "stopped tennis and started padel", "from Heroku to Fly.io", "MySQL à la place de PostgreSQL": new says
-        # that what old states has ended. Only old's own words may end it, for the same subject, and little
-        # else may differ (another name left behind in old, or a new context, is another fact).
-        # (Not what old itself says has ended: "stopped X" said again ends nothing new.)
-        ended = set() if o.negated or o.lead in old_only else {
-            t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended - o.ended)}
-        # A name ends whole: "sold the polo" ends "Volkswagen Polo".
-        ended |= {w for t in ended for w in o.phrases.get(t, ())}
-        left = old_only - ended - o.when
-        if ended and not left & o.names and not (o.coordinated and left):
-            # What old says beside the ended thing, and a slot new does not name ("for work", "lives in"), is
-            # its context: a little of it may go unrepeated ("from X to Y" names both ends: a little more), but
-            # not for another context in new ("for personal mail", "for a week"). What came instead is no context.
-            loose_old = {t for t in left - o.values - CHOICE_STEMS if t[0] != "<"} | (o.tokens - n.tokens) & _EXCLUSIVE
-            context = {t for t in new_only - n.values - n.when - n.target if t[0] != "<" or t in _SLOT_KEYS} \
-                - (n.tokens & o.tokens)
-            if len(loose_old) <= 2 + n.switch and not (loose_old and context):
-                now = f" for {', '.join(sorted(new_only))}" if new_only else ""
-                return out("correction", f"ends: {', '.join(sorted(ended))}{now}")
+        ends = _ends(n, o, old_only, new_only)
+        if ends:
+            return out("correction", ends)
         if n.ended - o.ended:
             new_only.add("~ends")  # the stop verb was left out of new's words, yet it says something old does not
         # "n'est plus prof, elle est devenue avocate": old's statement negated, one detail left out.
@@ -252,10 +267,7 @@ class DedupPolicy:
         swap = f"{', '.join(sorted(old_only))} -> {', '.join(sorted(new_only))}"
         # Two events at two times: "moved to Leeds in 2019" / "moved to York in 2022", "went to Crete in June",
         # "call with Bob at 10am" / "call with Ann at 3pm" (a time and another value swapped at once).
-        def two_things(d: set[str]) -> bool:
-            clocks = {t for t in d if _CLOCK.fullmatch(t)}
-            return bool(d & _DATES and d - _DATES) or bool(clocks and (d - clocks) & (n.values | o.values))
-        if two_things(old_only) and two_things(new_only):
+        if _two_things(old_only, exact) and _two_things(new_only, exact):
             return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
         if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):

@@ -16,7 +16,6 @@ from langgraph_memory.store._changes import CHOICE_STEMS, _change, same_word
 from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _SYNONYMS, _TIME, _fold, _plain, _stem, _words
 
-__all__ = ["CHOICE_STEMS", "_parse", "_stem", "_TIME", "_ACCUMULATING", "same_word", "subject_probe"]
 
 _PRONOUNS = _plain("he she they il elle ils elles")
 # Copulas, and the verbs a schedule is said with ("the club meets on Thursdays", "a lieu le mardi").
@@ -209,8 +208,9 @@ def _parse(text: str) -> _Parsed:
         or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and (raw[i + 2][0].isupper() or (
             raw[i + 2].isalpha() and plain[i + 2] not in _STOP_FR and stems[i + 2] not in _TIME))))}
     when, starts = _when(plain, stems)
-    past = any(w in _PAST_EN or w in _PAST_FR or (w == "used" and plain[i + 1: i + 2] == ["to"]) or (
-        w in _PARTICIPLES and raw[i][-1:].lower() in "éu" and i and plain[i - 1] in _HAVE_FR) for i, w in enumerate(plain))
+    past = any(w in _PAST_EN or w in _PAST_FR or (w == "used" and plain[i + 1: i + 2] == ["to"])
+               or (w in _PARTICIPLES and raw[i][-1:].lower() in "éu" and i and plain[i - 1] in _HAVE_FR)
+               for i, w in enumerate(plain))
     parsed = _Parsed(set(), set(), leading_no or starts, negated, kin, ended=change.ended, switch=change.switch,
                      target=change.target, additive=bool(_ADDITIVE & set(plain)), past=past,
                      coordinated=bool({"and", "et", "&"} & set(plain)))
@@ -277,7 +277,8 @@ def _parse(text: str) -> _Parsed:
         else:
             parsed.tokens.add(s)
             # A name said in lower case: "moved to antwerp", "à nancy".
-            if raw[i - 1: i] and raw[i - 1].lower() in _PLACE_PREPOSITIONS and s not in _COMMON_PLACES | _KIN | _SPOUSES:
+            after = raw[i - 1: i] and raw[i - 1].lower() in _PLACE_PREPOSITIONS
+            if after and s not in _COMMON_PLACES | _KIN | _SPOUSES:
                 placed.add(s)
             parsed.values |= {s} if s in _TIME else set()
             parsed.attributes |= {s} if s in _TIME and copula else set()

@@ -56,7 +56,8 @@ _STOP_FR = _plain(
 )
 # Dates and durations are values: "last year", "depuis juin", "le 10 janvier".
 _TIME = _words(
-    "year month week day ago last today yesterday tomorrow an ans annee annees mois semaine jour hier aujourd demain dernier "
+    "year month week day ago last today yesterday tomorrow an ans annee annees mois semaine jour hier aujourd demain "
+    "dernier "
     "prochain january february march april may june july august september october november december janvier "
     "fevrier mars avril mai juin juillet aout septembre octobre novembre decembre monday tuesday wednesday "
     "thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche spring summer autumn "
