@@ -174,6 +174,8 @@ def _named(word: str) -> bool:
 def _spelled(text: str) -> str:
     text = re.sub(r"n['’]t\b", " not", text)
     text = re.sub(r"\b(he|she|it|that|there|what|who)['’]s\b", r"\1 is", text, flags=re.IGNORECASE)
+    # A second-hand thing is a used one ("second" would read as the number 2).
+    text = re.sub(r"\b(?:second[- ]?hand|pre-?owned)\b", "used", text, flags=re.IGNORECASE)
     # "based in" is where one lives; "base" alone is not (both stem to "bas").
     text = re.sub(r"\bbased(?=\s+(?:in|at)\b)", "residing", text, flags=re.IGNORECASE)
     # "'s" before an article or a preposition is "is": "tilly's a lawyer now", "the review's on Thursday".
