@@ -496,7 +496,7 @@ ROUND_7: list[DedupPair] = [
     DedupPair("Maud is allergic to dust", "maud is allergic to pollen now", "different", "en"),
     DedupPair("Maud loves opera", "maud now loves techno", "different", "en"),
     DedupPair("Gus drives a used Saab", "Gus drives a second-hand Saab", "duplicate", "en"),
-    DedupPair("Gus drives a used Saab", "Gus drives a brand-new Saab", "different", "en"),
+    DedupPair("Gus drives a used Saab", "Gus also rides a second-hand moped", "different", "en"),
     DedupPair("Le premier appartement d'Iris était à Caen", "le deuxième appartement d'iris est à Rouen",
               "different", "fr"),
     DedupPair("The choir meets on Tuesdays", "the choir is on thursdays now", "correction", "en"),
