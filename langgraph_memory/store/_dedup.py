@@ -245,8 +245,12 @@ class DedupPolicy:
         old_only, new_only = old_only - o.when, new_only - n.when
         if chose:
             old_only, new_only = old_only - CHOICE_STEMS, new_only - CHOICE_STEMS
+        if not old_only and not new_only:  # "uses Slack" / "chose Slack" (/ "chose Slack last year": says when)
+            if n.when - o.when:
+                return out("refinement", f"adds {', '.join(sorted(n.when - o.when))}")
+            return out("duplicate", "same content words, another verb of choosing")
         if not old_only or not new_only:
-            return out("different", "only the time of a change differs", certain=False)
+            return out("different", "only when a change happened differs", certain=False)
         if o.lead in old_only and n.lead in new_only:
             # "Alice works at Google" -> "Bob works at Google": the swap is who, not a new value.
             return out("different", f"about another subject: {o.lead} -> {n.lead}")
