@@ -50,6 +50,8 @@ class _Change:
     ended: set[str] = field(default_factory=set)  # stems of what the statement says has ended
     switch: bool = False  # a switch verb followed by the new value
     target: set[str] = field(default_factory=set)  # stems of that new value ("switched to soy milk")
+    # "est passée à Linux" is a switch after "utilise Windows", a visit after "habite à Lyon": the policy decides.
+    passed_to_name: bool = False
 
 
 def _object(plain: list[str], start: int) -> int | None:
@@ -124,6 +126,11 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
         timed_after = i + 2 < n and (stems[i + 2] in _TIME or any(c.isdigit() for c in stems[i + 2]))
         passed = word in ("passe", "passee") and (plain[i + 1: i + 2] == ["sur"] or plain[i + 1: i + 2] == ["a"] and (
             plain[i + 2: i + 3] in (["un"], ["une"]) or timed_after))
+        if word in ("passe", "passee") and plain[i + 1: i + 2] in (["a"], ["au"]) and i + 2 < n and values[i + 2] \
+                and not passed:
+            change.passed_to_name = True
+            change.skip.add(i)
+            change.target |= _target(plain, stems, i + 2)
         if word in _PASS_VERBS and plain[i + 1: i + 2] in (["de"], ["du"], ["d"]):
             j = _object(plain, i + 2)
             to = next((k for k in range(i + 3, min(n, i + 8)) if plain[k] in ("a", "au", "aux")), None)

@@ -40,17 +40,18 @@ class DedupJudge(Protocol):
 
 def _only(a: set[str], b: set[str], exact: set[str]) -> set[str]:
     """Tokens of ``a`` unmatched in ``b``: values and slot keys exactly, other words by a long shared prefix
-    (allergic/allergy, allergique/allergie) because the stemmer is crude."""
+    (allergic/allergy, allergique/allergie) or as one word inflected (livre/livrer) because the stemmer is
+    crude."""
     def same(t: str, u: str) -> bool:
         if t in exact or u in exact or t[0] == "<" or u[0] == "<":
             return t == u
         n = len(os.path.commonprefix([t, u]))
-        return t == u or (n >= 5 and n >= 0.75 * min(len(t), len(u)))
-    # A loose match shares its first five letters: compare only within those buckets.
+        return t == u or (n >= 5 and n >= 0.75 * min(len(t), len(u))) or same_word(t, u)
+    # A loose match shares its first three letters: compare only within those buckets.
     by_prefix: dict[str, list[str]] = {}
     for u in b:
-        by_prefix.setdefault(u[:5], []).append(u)
-    return {t for t in a if t not in b and not any(same(t, u) for u in by_prefix.get(t[:5], ()))}
+        by_prefix.setdefault(u[:3], []).append(u)
+    return {t for t in a if t not in b and not any(same(t, u) for u in by_prefix.get(t[:3], ()))}
 
 
 def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
@@ -302,7 +303,9 @@ class DedupPolicy:
         # "skimmed milk" -> "switched to soy milk", not "sugar in his tea" -> "switched to herbal tea".
         kept = n.target & o.tokens
         frame = frame and (not kept or any(abs(o.at[t] - o.at[u]) == 1 for t in kept for u in old_only if u in o.at))
-        if n.switch and shared and frame and not clash and not n.additive and dated[0] == dated[1] and \
+        # "est passée à Linux" is a switch only from what old *uses* ("utilise Windows"), not from where old lives.
+        switch = n.switch or (n.passed_to_name and bool(said) and old_only - said <= CHOICE_STEMS)
+        if switch and shared and frame and not clash and not n.additive and dated[0] == dated[1] and \
                 (said or len(old_only) <= 2) and len(old_only - said) <= 1 + (not said) and new_only \
                 and new_only <= n.values | n.target:
             return out("correction", f"switch: {swap}")

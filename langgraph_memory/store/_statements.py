@@ -133,6 +133,7 @@ class _Parsed:
     names: set[str] = field(default_factory=set)  # capitalised words: who and where
     ended: set[str] = field(default_factory=set)  # what the statement says has ended ("stopped tennis")
     switch: bool = False  # "switched to a Honda", "moved to Wednesday": the new value of something
+    passed_to_name: bool = False  # "est passée à Linux": a switch or a visit, by what old says
     target: set[str] = field(default_factory=set)  # that new value's words ("switched to soy milk")
     additive: bool = False  # "also", "aussi": a fact beside the others, not instead of one
     attributes: set[str] = field(default_factory=set)  # values right after a copula: "is on Tuesday", "est le 3"
@@ -207,6 +208,8 @@ def _parse(text: str) -> _Parsed:
     kin = {s for i, s in enumerate(stems) if s in _KIN | _SPOUSES and (
         (i >= 2 and stems[i - 1] == "s")
         or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
+        or (i >= 3 and plain[i - 1] in ("new", "nouveau", "nouvelle") and plain[i - 2] in ("a", "un", "une")
+            and plain[i - 3] in ("has", "have", "had", "a"))
         or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and (raw[i + 2][0].isupper() or (
             raw[i + 2].isalpha() and plain[i + 2] not in _STOP_FR and stems[i + 2] not in _TIME))))}
     when, starts = _when(plain, stems)
@@ -214,6 +217,7 @@ def _parse(text: str) -> _Parsed:
                or (w in _PARTICIPLES and raw[i][-1:].lower() in "éu" and i and plain[i - 1] in _HAVE_FR)
                for i, w in enumerate(plain))
     parsed = _Parsed(set(), set(), leading_no or starts, negated, kin, ended=change.ended, switch=change.switch,
+                     passed_to_name=change.passed_to_name,
                      target=change.target, additive=bool(_ADDITIVE & set(plain)), past=past,
                      coordinated=bool({"and", "et", "&"} & set(plain)))
     run: list[str] = []  # the capitalised words of the current name
