@@ -1,6 +1,8 @@
 """What a remembered statement says, for the dedup policy: content words, values (names,
-numbers, dates, status words), slots (residence, job, ...), correction cues, negation, and
-the change structure of a correction ("stopped X", "from X to Y", "Y instead of X").
+numbers, dates, status words), slots (residence, job, ...), what a slot is, correction cues,
+when a change happened, tense, negation, and the change structure of a correction (read by
+``_changes``: "stopped X", "from X to Y", "Y instead of X"). Values are spelled one way first
+(``_quantities``); words are folded and stemmed by ``_wordforms``.
 
 Pure Python (stdlib only). Word lists are per kind of word, in English and French.
 """
@@ -15,7 +17,6 @@ from typing import Sequence
 from langgraph_memory.store._changes import CHOICE_STEMS, _change, same_word
 from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _SYNONYMS, _TIME, _fold, _plain, _stem, _words
-
 
 _PRONOUNS = _plain("he she they il elle ils elles")
 # Copulas, and the verbs a schedule is said with ("the club meets on Thursdays", "a lieu le mardi").
