@@ -14,7 +14,7 @@ from functools import lru_cache
 @lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     # Crude FR/EN stemming, enough to equate lives/living/lived, marié/mariée, peanut/peanuts, Mickaël/Mickael.
-    w = "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+    w = _fold(word)
     bare = re.sub(r"^(.{3,})(?:ing|ed)$", r"\1", w)
     if bare != w:  # swimming -> swimm -> swim, planned -> plan (not "ll", "ss": called, passed)
         bare = re.sub(r"^(.{2,})([b-df-hj-kmnp-rt-y])\2$", r"\1\2", bare)
@@ -28,7 +28,9 @@ def _words(text: str) -> set[str]:
 
 @lru_cache(maxsize=1 << 16)
 def _fold(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+    # Accents off, and the ligatures NFKD keeps: "sœur" is "soeur", "ex æquo" "ex aequo".
+    plain = "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+    return plain.replace("œ", "oe").replace("æ", "ae")
 
 
 def _plain(text: str) -> set[str]:
@@ -62,7 +64,7 @@ _TIME = _words(
     "fevrier mars avril mai juin juillet aout septembre octobre novembre decembre monday tuesday wednesday "
     "thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche spring summer autumn "
     "fall winter printemps automne hiver morning afternoon evening night noon midnight weekend matin soir nuit "
-    "midi minuit"
+    "midi minuit weekday weekdays weeknight"
 ) | {f"month{n}" for n in range(1, 13)}
 
 # Colloquial and plural forms the stemmer cannot see, said for the same thing: one stem for each.
