@@ -864,7 +864,7 @@ ROUND_7C: list[DedupPair] = [
     DedupPair('Odile est infirmière', "la sœur d'odile est devenue infirmière", 'different', 'fr'),
     DedupPair('Odile se lève à 7h', 'odile se lève à 6h le week-end', 'different', 'fr'),
     DedupPair('Décision : utiliser Postgres pour la base', 'on va utiliser Redis pour le cache à la place de Memcached', 'different', 'fr'),
-    DedupPair('Décision : héberger le site chez OVH', 'on héberge les mails chez Gandi à la place de OVH', 'different', 'fr'),
+    DedupPair('Décision : héberger le blog chez OVH', 'on héberge les mails chez Gandi à la place de OVH', 'different', 'fr'),
     DedupPair('Odile a arrêté de fumer', 'odile a arrêté le sucre', 'different', 'fr'),
     DedupPair('Odile a déménagé à Lyon en 2018', 'odile a déménagé à Lille en 2021', 'different', 'fr'),
     DedupPair('Odile a travaillé chez Airbus', 'odile travaille désormais chez Thales', 'different', 'fr'),
