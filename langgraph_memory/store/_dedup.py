@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
-from langgraph_memory.store._statements import _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse, _stem, same_word, subject_probe
+from langgraph_memory.store._statements import (CHOICE_STEMS, _ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME,
+                                                _parse, _Parsed, _stem, same_word, subject_probe)
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -39,17 +40,18 @@ class DedupJudge(Protocol):
 
 def _only(a: set[str], b: set[str], exact: set[str]) -> set[str]:
     """Tokens of ``a`` unmatched in ``b``: values and slot keys exactly, other words by a long shared prefix
-    (allergic/allergy, allergique/allergie) because the stemmer is crude."""
+    (allergic/allergy, allergique/allergie) or as one word inflected (livre/livrer) because the stemmer is
+    crude."""
     def same(t: str, u: str) -> bool:
         if t in exact or u in exact or t[0] == "<" or u[0] == "<":
             return t == u
         n = len(os.path.commonprefix([t, u]))
-        return t == u or (n >= 5 and n >= 0.75 * min(len(t), len(u)))
-    # A loose match shares its first five letters: compare only within those buckets.
+        return t == u or (n >= 5 and n >= 0.75 * min(len(t), len(u))) or same_word(t, u)
+    # A loose match shares its first three letters: compare only within those buckets.
     by_prefix: dict[str, list[str]] = {}
     for u in b:
-        by_prefix.setdefault(u[:5], []).append(u)
-    return {t for t in a if t not in b and not any(same(t, u) for u in by_prefix.get(t[:5], ()))}
+        by_prefix.setdefault(u[:3], []).append(u)
+    return {t for t in a if t not in b and not any(same(t, u) for u in by_prefix.get(t[:3], ()))}
 
 
 def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
@@ -61,6 +63,40 @@ def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
 
 
 _RELATIVES = _KIN | _SPOUSES
+_SLOT_KEYS = _EXCLUSIVE | _ACCUMULATING | {"<plans>"}
+_DATES = _TIME | {str(year) for year in range(1900, 2101)}
+_CLOCK = re.compile(r"t\d{4}")  # a clock time as the statements spell it (t1430)
+_WHERE_AND_WORK = {"<residence>", "<job>"}  # the slots a past fact is said about ("worked at", "a habité")
+
+
+def _ends(n: _Parsed, o: _Parsed, old_only: set[str], new_only: set[str]) -> str | None:
+    """Why new ends what old states, or ``None``: "stopped tennis and started padel", "from Heroku to Fly.io",
+    "MySQL à la place de PostgreSQL". Only old's own words may be ended, for the same subject, and little else
+    may differ (another name left behind in old, or a new context, is another fact). What old itself says has
+    ended ("stopped X" said again) ends nothing new."""
+    ended = set() if o.negated or o.lead in old_only else {
+        t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended - o.ended)}
+    ended |= {w for t in ended for w in o.phrases.get(t, ())}  # a name ends whole: "sold the polo"
+    left = old_only - ended - o.when
+    if not ended or left & o.names or (o.coordinated and left):  # "plays tennis and golf" / "quit tennis"
+        return None
+    # What old says beside the ended thing, and a slot new does not name ("for work", "lives in"), is its
+    # context: a little of it may go unrepeated ("from X to Y" names both ends: a little more), but not for
+    # another context in new ("for personal mail", "for a week"). What came instead is no context.
+    loose_old = {t for t in left - o.values - CHOICE_STEMS if t[0] != "<"} | (o.tokens - n.tokens) & _EXCLUSIVE
+    context = {t for t in new_only - n.values - n.when - n.target if t[0] != "<" or t in _SLOT_KEYS} \
+        - (n.tokens & o.tokens)
+    if len(loose_old) > 2 + n.switch or (loose_old and context):
+        return None
+    now = f" for {', '.join(sorted(new_only))}" if new_only else ""
+    return f"ends: {', '.join(sorted(ended))}{now}"
+
+
+def _two_things(swapped: set[str], values: set[str]) -> bool:
+    """Whether a swapped part holds a time and something else: a date and another word, or a clock time and
+    another value."""
+    clocks = {t for t in swapped if _CLOCK.fullmatch(t)}
+    return bool(swapped & _DATES and swapped - _DATES) or bool(clocks and (swapped - clocks) & values)
 
 
 class DedupPolicy:
@@ -71,20 +107,24 @@ class DedupPolicy:
     different fact 0.73, a residence correction 0.54). A conversational correction shares few words with what
     it corrects ("David habite à Ordizan" / "Non en fait David a déménagé à Toulouse": 0.42), so between
     ``subject_floor`` and ``candidate_floor`` a candidate about the same subject (a shared name or explicit
-    subject) is still judged, but only a correction by rules 2 or 4 stands; anything else there is different.
-    Rules, first match wins:
+    subject, or new's first word being old's leading name) is still judged, but only a certain correction
+    stands; anything else there is different. Rules, first match wins (docs/judgement.md says each in full):
 
     1. below ``subject_floor``, disjoint explicit ``subjects``, another relative ("Omar's brother" vs
-       "Omar"), or another leading name ("Alice works at X" vs "Bob works at X") -> different;
-    2. opposite polarity ("n'est plus", "no longer") over the same content -> correction;
-    3. old's content words all in new -> duplicate (nothing new) or refinement; new's all in old -> duplicate;
-    4. shared context, same exclusive slot (residence, job, age, name, relationship, favourite) or an explicit
-       cue ("actually", "now", "en fait", "désormais"), and only values swapped (names, numbers, dates, status
-       words; one bare word after a cue) -> correction;
-    5. at most a word or two swapped, no name/number/date among them, ``cosine >= duplicate_cosine`` -> duplicate;
-    6. otherwise -> different.
+       "Omar"), another leading name ("Alice works at X" vs "Bob works at X"), a past fact beside a present one
+       ("worked at" / "works at"), an ordinal naming another item ("first job" / "second job") -> different;
+    2. new says what old states has ended ("stopped X", "from X to Y", "Y instead of X"), old says little else
+       and new no other context -> correction;
+    3. opposite polarity ("n'est plus", "no longer") over the same content -> correction;
+    4. old's content words all in new -> duplicate (nothing new) or refinement; new's all in old -> duplicate;
+    5. (when a change happened set aside) two events at two times -> different; shared context, same exclusive
+       slot (residence, job, age, name, relationship, favourite, diet) or an explicit cue ("actually", "now",
+       "en fait", "désormais"), and only values swapped (or one bare word after a cue, outside families that
+       accumulate), or what the slot *is* said again after a cue, or a switch verb's new value -> correction;
+    6. at most a word or two swapped, no name/number/date among them, ``cosine >= duplicate_cosine`` -> duplicate;
+    7. otherwise -> different.
 
-    Rules 5-6 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
+    Rules 6-7 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
     decides (its ``None`` keeps the lexical verdict). Presets by embedder (cosine of normalised vectors):
 
     ======================  =====  =======  =========  ============  ============================================
@@ -158,7 +198,8 @@ class DedupPolicy:
         n, o = _parse(new), _parse(old)
         if cosine < self.candidate_floor:
             # Reached by the subject, not by similarity: only a correction of the same subject counts.
-            same = bool(ns & os_) or bool(n.names & o.names)
+            # The same subject: a shared name, or new's first word is old's leading name ("mathis a demenage").
+            same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead)
             if not same:
                 return out("different", f"below candidate floor {self.candidate_floor:.2f}, another subject")
             verdict, certain = self._lexical(new, old, self.candidate_floor, new_subjects, old_subjects)
@@ -170,21 +211,20 @@ class DedupPolicy:
         others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)}
         if others:
             return out("different", f"about another person: {', '.join(sorted(others))}")
+        if n.past != o.past and not n.ended and n.negated == o.negated and (n.tokens | o.tokens) & _WHERE_AND_WORK:
+            return out("different", "a past fact beside a present one")
+        # "first job" / "second job", "the 2nd flat" / "the 3rd flat": a number naming which one is another item.
+        items = n.head ^ o.head
+        if items and n.head and o.head:
+            return out("different", f"another item: {', '.join(sorted(items))}")
         exact = n.values | o.values
         old_only, new_only = _only(o.tokens, n.tokens, exact), _only(n.tokens, o.tokens, exact)
         if n.pronoun and n.lead is None and o.lead in old_only:
             old_only.discard(o.lead)  # "he moved to Toulouse": "he" is the one old names
-        # "stopped tennis and started padel", "from Heroku to Fly.io", "MySQL à la place de PostgreSQL": new says
-        # that what old states has ended. Only old's own words may end it, for the same subject, and little
-        # else may differ (another name left behind in old, or a new context, is another fact).
-        ended = set() if o.negated or o.lead in old_only else {
-            t for t in o.tokens - {o.lead} if any(same_word(t, e) for e in n.ended)}
-        if ended and not old_only & o.names:
-            loose = {t for t in (old_only - o.values) | (new_only - n.values) if t[0] != "<"}
-            if len(loose) <= 2:
-                now = f" for {', '.join(sorted(new_only))}" if new_only else ""
-                return out("correction", f"ends: {', '.join(sorted(ended))}{now}")
-        if n.ended:
+        ends = _ends(n, o, old_only, new_only)
+        if ends:
+            return out("correction", ends)
+        if n.ended - o.ended:
             new_only.add("~ends")  # the stop verb was left out of new's words, yet it says something old does not
         # "n'est plus prof, elle est devenue avocate": old's statement negated, one detail left out.
         restated = len(old_only) == 1 and not old_only & exact and bool(o.tokens - old_only - {o.lead}) \
@@ -198,6 +238,20 @@ class DedupPolicy:
         if not new_only:
             return out("duplicate", "new says less than old")
 
+        # When the change happened ("last spring", "le mois dernier") is not the new value.
+        # Nor is a verb of choosing, when a named thing was chosen and new says a choice too ("on a choisi
+        # Postgres" -> "finalement ce sera MySQL"; not "uses Windows" -> "now has a new laptop").
+        chose = old_only - CHOICE_STEMS <= o.values and bool(n.tokens & CHOICE_STEMS or n.ended or n.switch
+                                                             or n.intro == "=")
+        old_only, new_only = old_only - o.when, new_only - n.when
+        if chose:
+            old_only, new_only = old_only - CHOICE_STEMS, new_only - CHOICE_STEMS
+        if not old_only and not new_only:  # "uses Slack" / "chose Slack" (/ "chose Slack last year": says when)
+            if n.when - o.when:
+                return out("refinement", f"adds {', '.join(sorted(n.when - o.when))}")
+            return out("duplicate", "same content words, another verb of choosing")
+        if not old_only or not new_only:
+            return out("different", "only when a change happened differs", certain=False)
         if o.lead in old_only and n.lead in new_only:
             # "Alice works at Google" -> "Bob works at Google": the swap is who, not a new value.
             return out("different", f"about another subject: {o.lead} -> {n.lead}")
@@ -208,15 +262,28 @@ class DedupPolicy:
         # not when a slot is on one side only ("Lily is a nurse" / "Lily no longer smokes").
         one_sided = bool((o.tokens ^ n.tokens) & _EXCLUSIVE)
         # One word for one word, the rest shared: "commutes by car" -> "now commutes by bike".
-        single = len(old_only) == len(new_only) == 1 and len(o.tokens - old_only) >= 2
+        # Not in a family that accumulates: "is allergic to bees now" is one more allergy, not instead of wasps.
+        single = len(old_only) == len(new_only) == 1 and len(o.tokens - old_only) >= 2 \
+            and not (o.tokens | n.tokens) & _ACCUMULATING
         cue = n.update and not n.additive and not one_sided and bool(
             slots or (old_only <= o.values and new_only <= n.values) or single)
         # A date swapped for another kind of value is another fact: "boulanger" -> "le dimanche".
         dated = [bool(d) and d - {t for t in d if t[0] == "<"} <= _TIME for d in (old_only, new_only)]
         swap = f"{', '.join(sorted(old_only))} -> {', '.join(sorted(new_only))}"
+        # Two events at two times: "moved to Leeds in 2019" / "moved to York in 2022", "went to Crete in June",
+        # "call with Bob at 10am" / "call with Ann at 3pm" (a time and another value swapped at once).
+        if _two_things(old_only, exact) and _two_things(new_only, exact):
+            return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
         if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
+        # What an exclusive slot *is*, said again after a cue: "Ruth's favourite dish is lasagne" -> "her fave dish
+        # these days is pad thai", "works at the library" -> "now works at a coffee roastery". Both
+        # swapped parts lie in what follows the slot verb or copula, introduced alike (not "at" / "from").
+        signal = (n.update or n.switch or bool(n.ended)) and not n.additive and not o.additive
+        if shared and slot and signal and o.intro == n.intro and old_only <= o.predicate and new_only <= n.predicate \
+                and len(old_only) <= 4 and len(new_only) <= 4 and dated[0] == dated[1] and n.negated == o.negated:
+            return out("correction", f"{slot} is now: {swap}")
         # Without any cue, a day, time, date or number said as what something *is* holds one value: "the
         # appointment is on Tuesday" -> "is on Friday". (A habit may hold two: "swims on Mondays" / "on Fridays".)
         if shared and single and dated[0] == dated[1] and all(
@@ -227,8 +294,20 @@ class DedupPolicy:
         # most its verb go, only values come, and no slot of old's is left for another.
         clash = bool(o.tokens & _EXCLUSIVE) and bool(n.tokens & _EXCLUSIVE) and slot is None
         said = old_only & o.values
-        if n.switch and shared and not clash and not n.additive and dated[0] == dated[1] and said \
-                and len(old_only - said) <= 1 and new_only and new_only <= n.values:
+        # Something besides who it is about stays: "takes skimmed milk in his tea" -> "switched to soy milk".
+        # A value said in lower case needs that frame; a name needs only the subject ("switched to Nintendo").
+        # Or old's verb is one of choosing: "uses an iPhone" -> "switched to android".
+        frame = new_only <= n.values or any(t[0] != "<" for t in o.tokens - old_only - {o.lead, o.first}) \
+            or bool(said and old_only - said <= CHOICE_STEMS)
+        # A target sharing old's words is the same thing changed only where old's value stands beside them:
+        # "skimmed milk" -> "switched to soy milk", not "sugar in his tea" -> "switched to herbal tea".
+        kept = n.target & o.tokens
+        frame = frame and (not kept or any(abs(o.at[t] - o.at[u]) == 1 for t in kept for u in old_only if u in o.at))
+        # "est passée à Linux" is a switch only from what old *uses* ("utilise Windows"), not from where old lives.
+        switch = n.switch or (n.passed_to_name and bool(said) and old_only - said <= CHOICE_STEMS)
+        if switch and shared and frame and not clash and not n.additive and dated[0] == dated[1] and \
+                (said or len(old_only) <= 2) and len(old_only - said) <= 1 + (not said) and new_only \
+                and new_only <= n.values | n.target:
             return out("correction", f"switch: {swap}")
         # A paraphrase may swap a word or two, never a name, number or date.
         hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"

@@ -1,6 +1,8 @@
 """What a remembered statement says, for the dedup policy: content words, values (names,
-numbers, dates, status words), slots (residence, job, ...), correction cues, negation, and
-the change structure of a correction ("stopped X", "from X to Y", "Y instead of X").
+numbers, dates, status words), slots (residence, job, ...), what a slot is, correction cues,
+when a change happened, tense, negation, and the change structure of a correction (read by
+``_changes``: "stopped X", "from X to Y", "Y instead of X"). Values are spelled one way first
+(``_quantities``); words are folded and stemmed by ``_wordforms``.
 
 Pure Python (stdlib only). Word lists are per kind of word, in English and French.
 """
@@ -8,75 +10,34 @@ Pure Python (stdlib only). Word lists are per kind of word, in English and Frenc
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
+from langgraph_memory.store._changes import CHOICE_STEMS, _change, same_word
+from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
+from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _SYNONYMS, _TIME, _fold, _plain, _stem, _words
 
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    # Crude FR/EN stemming, enough to equate lives/living/lived, marié/mariée, peanut/peanuts, Mickaël/Mickael.
-    w = "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
-    w = re.sub(r"^(.{3,})s$", r"\1", re.sub(r"^(.{3,})(?:ing|ed)$", r"\1", w))
-    return re.sub(r"^(.{3,}?)e+$", r"\1", w)
-
-
-def _words(text: str) -> set[str]:
-    return {_stem(w) for w in text.split()}
-
-
-@lru_cache(maxsize=1 << 16)
-def _fold(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
-
-
-def _plain(text: str) -> set[str]:
-    # Stopwords are matched unstemmed: stemming folds names into them ("Dan" -> "dan" <- "dans").
-    return {_fold(w) for w in text.split()}
-
-
-# Per-language stopwords, because some are content words in the other language ("son", "pour"). Fillers of
-# talk ("oh", "I think", "je te l'avais dit", "still", "wants to") carry no fact either.
-_STOP_EN = _plain(
-    "a an the and or of to in on at for with by from as is are was were be been being am it its this that these "
-    "those he she they we you i me my his her him them their our your s d has have had do does did every very "
-    "also just really some any who which what when where there here own owns possess possesses got get gets "
-    "getting can could will would should must still oh ah well ok okay yeah yes so um uh hmm think told said "
-    "guess want wants wanted days m ll ve re since"
-)
-_STOP_FR = _plain(
-    "a le la les l un une des du de d au aux et ou en est sont etait ete suis es ai as avons avez ont avait "
-    "avais dans sur pour par avec chez ce c cet cette ces il elle ils elles on nous vous je j tu te t me m moi "
-    "toi lui se s sa son ses leur mon ma mes ton ta tes qui que qu quoi dont depuis tres aussi y toujours "
-    "vraiment possede avoir eu vient venir comme peut doit oh ah bon ben bah euh alors ouais oui voila crois "
-    "pense dit dis veut veux voudrait voulait va vais vas allons allez vont lieu tous toutes tout chaque"
-)
 _PRONOUNS = _plain("he she they il elle ils elles")
-_COPULAS = _plain("is are was were est sont etait")
+# Copulas, and the verbs a schedule is said with ("the club meets on Thursdays", "a lieu le mardi").
+_COPULAS = _plain("is are was were est sont etait sera seront meets meet held")
 # A leading "no" / "non" answers what was said before: a correction cue, not a negation.
 _LEADING_NO = _plain("no non nope nan")
 _ONLY_EN, _ONLY_FR = _STOP_EN - _STOP_FR, _STOP_FR - _STOP_EN
 # Correction cues. "plus" is a negation only with ne/n' (otherwise it means "more").
 _UPDATE = _words("actually now currently nowadays anymore instead new maintenant desormais dorenavant "
                  "finalement nouveau nouvel nouvelle change changed changes changing changer changé switched "
-                 "quit became become devenu devenue devenir sorry oops oups pardon desole desolee")
+                 "quit became become devenu devenue devenir sorry oops oups pardon desole desolee scratch lately "
+                 "recently recemment dernierement")
 _UPDATE_PAIRS = {(_stem(a), _stem(b)) for a, b in (("en", "fait"), ("in", "fact"), ("no", "longer"), ("these", "days"),
-                                                   ("ces", "jours"))}
+                                                   ("ces", "jours"),
+                                                   ("the", "moment"), ("ce", "moment"), ("l", "instant"),
+                                                   ("depuis", "peu"))}
 _UPDATE |= _words("finally")
 # "Ben now also plays drums" adds a fact: a cue with one of these is no correction.
 _ADDITIVE = _plain("also too aussi egalement")
 # Matched unstemmed: "notes" stems to "not".
 _NEGATION = _plain("not no never nt ne n pas jamais aucun aucune")
-# Dates and durations are values: "last year", "depuis juin", "le 10 janvier".
-_TIME = _words(
-    "year month week day ago last today yesterday tomorrow an ans mois semaine jour hier aujourd demain dernier "
-    "prochain january february march april may june july august september october november december janvier "
-    "fevrier mars avril mai juin juillet aout septembre octobre novembre decembre monday tuesday wednesday "
-    "thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche spring summer autumn "
-    "fall winter printemps automne hiver morning afternoon evening night noon midnight weekend matin soir nuit "
-    "midi minuit"
-) | {f"month{n}" for n in range(1, 13)}
 # Relatives other than a spouse (spouses belong to the relationship slot): "Omar's brother" is not Omar.
 _KIN = _words(
     "brother sister son daughter mother father mom mum dad parent child kid friend colleague boss manager "
@@ -91,10 +52,10 @@ _SPOUSES = _words("husband wife spouse partner mari femme epoux epouse conjoint 
 # new value there is a correction; liking is not exclusive (liking jazz does not undo liking chocolate).
 # Status words keep their own token as a value so that married -> divorced stays visible.
 _SLOTS: list[tuple[str, bool, bool, str]] = [
-    ("<residence>", True, False, "live moved relocated reside based habite habiter habitent vit vivent vivre "
+    ("<residence>", True, False, "live moved relocated reside habite habiter habitent vit vivent vivre "
                                  "demenage demenager installe"),
     ("<job>", True, False, "work job employed employer travaille travail travaillent bosse boulot taf emploi "
-                           "metier profession career"),
+                           "metier profession career hired embauche embauchee recrute recrutee"),
     # Occupations are the job slot's values: "est prof" -> "est devenue avocate".
     ("<job>", True, True, "teacher prof professeur enseignant enseignante nurse infirmier infirmiere doctor "
                           "medecin engineer ingenieur developer developpeur lawyer avocat avocate chef cuisinier "
@@ -103,7 +64,13 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
                           "vendeuse plumber plombier electrician electricien mechanic mecanicien pharmacist "
                           "pharmacien architect architecte journalist journaliste designer graphiste secretary "
                           "secretaire banker banquier consultant farmer agriculteur receptionist receptionniste "
-                          "programmer programmeur"),
+                          "programmer programmeur barista courier driver chauffeur livreur livreuse unemployed jobless "
+                          "chomage chomeur chomeuse freelance librarian libraire bookseller paralegal hairdresser "
+                          "coiffeur coiffeuse firefighter pompier policeman policier policiere pilot pilote "
+                          "photographer photographe translator traducteur traductrice researcher chercheur "
+                          "chercheuse professor lecturer scientist analyst analyste butcher boucher bouchere "
+                          "florist fleuriste carpenter menuisier postman facteur factrice instituteur "
+                          "institutrice intern stagiaire nanny nounou tutor"),
     ("<age>", True, False, "age aged old ans turned turns"),
     ("<name>", True, False, "name named called nom prenom surnom nickname appelle appellent nomme nommee "
                             "prenomme prenommee surnomme surnommee"),
@@ -111,141 +78,48 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
                                     "girlfriend boyfriend copain copine couple dating"),
     ("<relationship>", True, True, "married marie divorced single celibataire engaged fiance widowed veuf veuve "
                                    "pacse separated separe"),
-    ("<favourite>", True, False, "favourite favorite prefer preferred fav"),
+    ("<favourite>", True, False, "favourite favorite prefer preferred fav fave"),
+    # One diet at a time: "est végétarienne" -> "est devenue vegan".
+    ("<diet>", True, True, "vegetarian vegetarien vegetarienne vegan vegane vegetalien vegetalienne pescatarian "
+                           "pescetarien pescetarienne flexitarian flexitarien flexitarienne omnivore"),
     ("<likes>", False, False, "like love enjoy aime aiment adore"),
+    # Families that accumulate: two allergies, two languages stand side by side.
+    ("<allergy>", False, False, "allergic allergy allergique allergie intolerant intolerance intolerante"),
+    ("<language>", False, False, "speak speaks speaking parle parlent"),
     # Plans are not exclusive (two trips can be planned), so only a cue makes a new value a correction.
     ("<plans>", False, False, "plan plans planning planned trip travel voyage vacances holiday holidays partir "
                               "part pars prevoit prevoir"),
 ]
 _SLOT_OF = {w: (key, is_value) for key, _, is_value, words in _SLOTS for w in _words(words)}
 _EXCLUSIVE = {key for key, exclusive, _, _ in _SLOTS if exclusive}
+# A plan changed after a cue is a changed plan ("finalement elle part en Sardaigne"); not so a liking.
+_ACCUMULATING = {key for key, exclusive, _, _ in _SLOTS if not exclusive} - {"<plans>"}
 _STATUS = {w for _, _, is_value, words in _SLOTS if is_value for w in _words(words)}
 _TOKEN = re.compile(r"[^\W_]+")
 _LABEL = re.compile(r"\s*[^\W\d_]+\s*:")
 
 
-# Numbers said in words or as ordinals are the same value as in digits: "third floor" = "floor 3" = "3e
-# étage", "forty" = "40". Not "one"/"un"/"une" (pronoun and article), nor "neuf" (also "new").
-_NUMBERS = {w: str(n) for n, words in enumerate([
-    "", "first premier premiere", "two second deux deuxieme seconde", "three third trois troisieme",
-    "four fourth quatre quatrieme", "five fifth cinq cinquieme", "six sixth sixieme", "seven seventh sept septieme",
-    "eight eighth huit huitieme", "nine ninth neuvieme", "ten tenth dix dixieme", "eleven eleventh onze onzieme",
-    "twelve twelfth douze douzieme"]) for w in words.split()}
-_NUMBERS.update({w: str(n) for n, w in [(20, "twenty"), (30, "thirty"), (40, "forty"), (50, "fifty"), (60, "sixty"),
-                                        (20, "vingt"), (30, "trente"), (40, "quarante"), (50, "cinquante")]})
-_ORDINAL = re.compile(r"0*(\d+)(?:st|nd|rd|th|e|er|re|ere|eme|ieme)?")
-# Months in both languages are one value ("July" = "juillet" = the 07 of "04/07/1998").
-_MONTHS = {w: f"month{n}" for n, pair in enumerate(
-    "january/janvier february/fevrier march/mars april/avril may/mai june/juin july/juillet august/aout "
-    "september/septembre october/octobre november/novembre december/decembre".split(), 1) for w in pair.split("/")}
-_SLASHED_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")
-
-
-def _spell_date(match: re.Match[str]) -> str:
-    day, month, year = (int(g) for g in match.groups())
-    if month > 12 >= day:  # 07/04/1998 written month first
-        day, month = month, day
-    return f"{day} month{month} {year}" if 1 <= month <= 12 else match.group(0)
-
-
-def _canonical(word: str, plain: str) -> str | None:
-    """The value a number or month word stands for, or ``None``."""
-    if plain in _NUMBERS:
-        return _NUMBERS[plain]
-    number = _ORDINAL.fullmatch(plain)
-    if number:
-        return number.group(1)
-    if plain in _MONTHS and (plain != "may" or word[0].isupper()):  # "may" is also a verb
-        return _MONTHS[plain]
-    return None
-
-
-# The change structure of a correction. What a statement says has ended: the object of a stop verb
-# ("stopped tennis", "a vendu sa Clio", "a laissé tomber le basket"), of "from" after a switch verb ("switched
-# the hosting from Heroku to Fly.io"), of "instead of" / "à la place de", of "replaced". Determiners between a
-# verb and its object are skipped.
-_DETERMINERS = _plain("the a an his her their my our your its le la les l son sa ses leur leurs mon ma mes ton ta "
-                      "tes de d du des un une")
-_STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dropped abandoned replaced arrete "
-                     "arretee arretes arreter vendu vendue vendus abandonne abandonnee lache lachee remplace "
-                     "remplacee")
-_STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
-               ("got", "rid")}
-_INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plutot", "que"), ("plutot", "qu"),
-            *((*head, de) for head in (("a", "la", "place"), ("au", "lieu")) for de in ("de", "d", "du"))]
-# Starting the replacement is part of the change, not another fact: "stopped tennis and started padel".
-_START_VERBS = _plain("started start starts began begun bought buys adopted took taken picked commence commencee "
-                      "mis mise achete achetee adopte adoptee up")
-# A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
-_SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee")
-# Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday".
-_MOVE_VERBS = _plain("moved relocated demenage")
-
-
-@dataclass
-class _Change:
-    skip: set[int] = field(default_factory=set)  # words of the change itself (verbs, "instead of")
-    ended: set[str] = field(default_factory=set)  # stems of what the statement says has ended
-    switch: bool = False  # a switch verb followed by the new value
-
-
-def _object(plain: list[str], start: int) -> int | None:
-    """Where the object after a verb starts; ``None`` when a preposition follows ("stopped by the bakery")."""
-    i = start
-    while i < len(plain) and plain[i] in _DETERMINERS:
-        i += 1
-    return i if i < len(plain) and plain[i] not in _STOP_EN | _STOP_FR else None
-
-
-_INFLECTIONS = {"e", "s", "es", "ed", "er", "ir", "re", "ing"}
-
-
-def same_word(a: str, b: str) -> bool:
-    """Two stems of one word, one inflected: "fum" (fume) and "fumer"."""
-    short, long = sorted((a, b), key=len)
-    return a == b or (len(short) >= 3 and long.startswith(short) and long[len(short):] in _INFLECTIONS)
-
-
-def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
-    """The change structure of one statement (see :data:`_STOP_VERBS`)."""
-    change = _Change()
-    n = len(plain)
-    for i, word in enumerate(plain):
-        pair = tuple(plain[i: i + 2])
-        if word in _STOP_VERBS or pair in _STOP_PAIRS:
-            after = i + (2 if pair in _STOP_PAIRS else 1)
-            after += plain[after: after + 1] == ["of"]  # "got rid of"
-            j = _object(plain, after)
-            if j is not None:
-                change.skip |= set(range(i, after))
-                change.ended.add(stems[j])
-                if j + 1 < n and values[j] is False and plain[j].endswith("ing"):
-                    change.ended.add(stems[j + 1])  # "quit playing tennis"
-        for phrase in _INSTEAD:
-            if tuple(plain[i: i + len(phrase)]) == phrase:
-                after = i + len(phrase)
-                j = _object(plain, after)
-                if j is not None:
-                    change.skip |= set(range(i, after))
-                    change.ended.add(stems[j])
-        # "passer à" is a switch to a thing ("à une Tesla") or a time ("à 19h"), not a visit ("à Paris").
-        passed = word in ("passe", "passee") and plain[i + 1: i + 2] == ["a"] and (
-            plain[i + 2: i + 3] in (["un"], ["une"]) or (i + 2 < n and (stems[i + 2] in _TIME or stems[i + 2][:1].isdigit())))
-        if word in _SWITCH_VERBS or word in _MOVE_VERBS or passed:
-            if "from" in plain[i + 1: i + 6]:
-                j = _object(plain, plain.index("from", i + 1) + 1)
-                if j is not None:
-                    change.skip |= {i, plain.index("from", i + 1)}
-                    change.ended.add(stems[j])
-            k = i + 1
-            while k < n and (plain[k] in _DETERMINERS or plain[k] in ("to", "a", "au", "aux", "on", "for")):
-                k += 1
-            if k < n and values[k] and (word not in _MOVE_VERBS or stems[k] in _TIME or any(c.isdigit() for c in stems[k])):
-                change.switch = True
-                change.skip.add(i)
-    if change.ended:
-        change.skip |= {i for i, word in enumerate(plain) if word in _START_VERBS}
-    return change
+# When a change happened is not the new value: "moved to Bristol last spring", "a déménagé le mois dernier",
+# "from next week". Such words are left out when the policy compares values.
+_WHEN_BEFORE = _plain("last next this past ce cette")  # "last spring", "cette année"
+_WHEN_AFTER = _plain("dernier derniere prochain prochaine passe passee ago")  # "le mois dernier", "2 weeks ago"
+_FROM = _plain("from starting")
+_FEW = _plain("few couple several quelques")  # "a few months ago"
+# A past fact is another fact than a present one ("worked at Canon" / "works at Nikon", "a habité à Metz"):
+# past forms of the residence and job verbs, "used to", and a past copula.
+_PAST_EN = _plain("lived worked resided was were")
+_PAST_FR = _plain("habitait vivait travaillait bossait etait habitaient vivaient travaillaient")
+_PARTICIPLES = _plain("habite vecu travaille bosse")  # after "a" / "avait": "a habité", "avait vécu"
+_HAVE_FR = _plain("a ai as avons avez ont avait avais avaient")  # "from next week": the change starts then, a cue
+# The word before a name said in lower case ("moved to antwerp", "à nancy"); not before a common place.
+_PLACE_PREPOSITIONS = {"to", "in", "at", "from", "à", "au", "aux", "chez"}
+_COMMON_PLACES = _words("home work school bed church hospital night noon maison domicile boulot travail ecole "
+                        "lit eglise hopital")
+# What introduces a value: the same kind on both sides, or the swap is another fact ("works at Google" /
+# "works from home"). A copula and "as" / "comme" name a role; these prepositions a place.
+_INTRO = {**dict.fromkeys(("as", "comme"), "="), **dict.fromkeys(("at", "in", "for", "chez", "à", "au", "aux", "dans",
+                                                                  "pour"), "@")}
+_ARTICLES = {"the", "a", "an", "le", "la", "les", "l", "un", "une"}
 
 
 @dataclass
@@ -260,17 +134,65 @@ class _Parsed:
     names: set[str] = field(default_factory=set)  # capitalised words: who and where
     ended: set[str] = field(default_factory=set)  # what the statement says has ended ("stopped tennis")
     switch: bool = False  # "switched to a Honda", "moved to Wednesday": the new value of something
+    passed_to_name: bool = False  # "est passée à Linux": a switch or a visit, by what old says
+    target: set[str] = field(default_factory=set)  # that new value's words ("switched to soy milk")
     additive: bool = False  # "also", "aussi": a fact beside the others, not instead of one
     attributes: set[str] = field(default_factory=set)  # values right after a copula: "is on Tuesday", "est le 3"
+    first: str | None = None  # the first content word, capitalised or not ("kofi switched ...")
+    when: set[str] = field(default_factory=set)  # when a change happened: "last spring", "le mois dernier"
+    phrases: dict[str, frozenset[str]] = field(default_factory=dict)  # a name's words: "Fiat Panda", "Google Drive"
+    # What the statement says something *is*: the words after its last copula or exclusive slot verb ("is lasagne",
+    # "works at the library"), and what introduced them ("=" a role or copula, "@" a place).
+    predicate: set[str] = field(default_factory=set)
+    intro: str = ""
+    # Ordinals before a copula: which one is said to be something ("Omid's first job was", "le deuxième poste").
+    head: set[str] = field(default_factory=set)
+    ordinals: set[str] = field(default_factory=set)
+    past: bool = False  # a past fact: "worked at", "used to live", "a habité"
+    coordinated: bool = False  # says two things at once: "plays tennis and golf", "un chat et un chien"
+    at: dict[str, int] = field(default_factory=dict)  # where each content word stands among all words
+
+
+def _when(plain: list[str], stems: list[str]) -> tuple[set[int], bool]:
+    """Positions of the words saying when a change happened, and whether one says it starts then."""
+    at: set[int] = set()
+    starts = False
+    for i, s in enumerate(stems):
+        if s not in _TIME:
+            continue
+        if i and plain[i - 1] in _WHEN_BEFORE:
+            at |= {i - 1, i}
+            starts |= i >= 2 and plain[i - 2] in _FROM
+        elif plain[i + 1: i + 2] and plain[i + 1] in _WHEN_AFTER:
+            at |= {i, i + 1} | ({i - 1} if i and (stems[i - 1].isdigit() or plain[i - 1] in _FEW) else set())
+    return at, starts
+
+
+def _named(word: str) -> bool:
+    """A name: capitalised, or with a capital inside ("iPhone", "macOS")."""
+    return word[0].isupper() or any(c.isupper() for c in word[1:])
+
+
+def _spelled(text: str) -> str:
+    text = re.sub(r"n['’]t\b", " not", text)
+    text = re.sub(r"\b(he|she|it|that|there|what|who)['’]s\b", r"\1 is", text, flags=re.IGNORECASE)
+    # A second-hand thing is a used one ("second" would read as the number 2).
+    text = re.sub(r"\b(?:second[- ]?hand|pre-?owned)\b", "used", text, flags=re.IGNORECASE)
+    # "based in" is where one lives; "base" alone is not (both stem to "bas").
+    text = re.sub(r"\bbased(?=\s+(?:in|at)\b)", "residing", text, flags=re.IGNORECASE)
+    # "'s" before an article or a preposition is "is": "tilly's a lawyer now", "the review's on Thursday".
+    text = re.sub(r"(\w)['’]s\s+(?=(?:a|an|the|at|in|on|from|now|still|back)\b)", r"\1 is ", text,
+                  flags=re.IGNORECASE)
+    return spell_values(text)
 
 
 @lru_cache(maxsize=4096)  # a write parses its text once per candidate; stored texts recur
 def _parse(text: str) -> _Parsed:
-    raw = _TOKEN.findall(_SLASHED_DATE.sub(_spell_date, re.sub(r"n['’]t\b", " not", text)))
+    raw = _TOKEN.findall(_spelled(text))
     plain = [_fold(w) for w in raw]
     canon = [_canonical(w, p) for w, p in zip(raw, plain)]
-    stems = [c or _stem(w) for c, w in zip(canon, raw)]
-    valued = [c is not None or w[0].isupper() or any(ch.isdigit() for ch in s) or s in _TIME
+    stems = [c or _SYNONYMS.get(_stem(w), _stem(w)) for c, w in zip(canon, raw)]
+    valued = [c is not None or _named(w) or any(ch.isdigit() for ch in s) or s in _TIME
               for c, w, s in zip(canon, raw, stems)]
     change = _change(plain, stems, valued)
     change.ended |= {_SLOT_OF[e][0] for e in change.ended if e in _SLOT_OF}
@@ -278,38 +200,71 @@ def _parse(text: str) -> _Parsed:
         change.skip.add(0)  # "Decision: use MySQL": a label of the memory's type, not who it is about
     copula = False
     # Vote on unambiguous stopwords; on a tie drop only words that are stopwords in both languages.
-    en, fr = sum(w in _ONLY_EN for w in plain), sum(w in _ONLY_FR for w in plain)
+    # Time words vote for neither language ("l'an dernier": "an" is no English article there).
+    en, fr = (sum(w in only and s not in _TIME for w, s in zip(plain, stems)) for only in (_ONLY_EN, _ONLY_FR))
     stop = _STOP_EN if en > fr else _STOP_FR if fr > en else _STOP_EN & _STOP_FR
     leading_no = bool(plain) and plain[0] in _LEADING_NO and plain[1:2] != ["longer"]
-    negated = any(w in _NEGATION for w in plain[leading_no:]) or (
-        "plus" in stems and bool({"ne", "n"} & set(stems)))
-    # "Omar's brother", "le frère de Paul" -- but not "une fille de 8 ans".
+    negated = any(w in _NEGATION for w in plain[leading_no:])
+    # "Omar's brother", "le frère de Paul", "Eli has a son named Max" -- but not "une fille de 8 ans".
     kin = {s for i, s in enumerate(stems) if s in _KIN | _SPOUSES and (
         (i >= 2 and stems[i - 1] == "s")
-        or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and raw[i + 2][0].isupper()))}
-    parsed = _Parsed(set(), set(), leading_no, negated, kin, ended=change.ended, switch=change.switch,
-                     additive=bool(_ADDITIVE & set(plain)))
+        or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
+        or (i >= 3 and plain[i - 1] in ("new", "nouveau", "nouvelle") and plain[i - 2] in ("a", "un", "une")
+            and plain[i - 3] in ("has", "have", "had", "a"))
+        or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and (raw[i + 2][0].isupper() or (
+            raw[i + 2].isalpha() and plain[i + 2] not in _STOP_FR and stems[i + 2] not in _TIME))))}
+    when, starts = _when(plain, stems)
+    past = any(w in _PAST_EN or w in _PAST_FR or (w == "used" and plain[i + 1: i + 2] == ["to"])
+               or (w in _PARTICIPLES and raw[i][-1:].lower() in "éu" and i and plain[i - 1] in _HAVE_FR)
+               for i, w in enumerate(plain))
+    parsed = _Parsed(set(), set(), leading_no or starts, negated, kin, ended=change.ended, switch=change.switch,
+                     passed_to_name=change.passed_to_name,
+                     target=change.target, additive=bool(_ADDITIVE & set(plain)), past=past,
+                     coordinated=bool({"and", "et", "&"} & set(plain)))
+    run: list[str] = []  # the capitalised words of the current name
+    placed: set[str] = set()  # lower-case words after "to", "in", "à", "chez"...
     for i, (prev, word, s) in enumerate(zip([""] + stems, raw, stems)):
+        named = _named(word) and canon[i] is None and i not in change.skip
+        if run and not named:
+            parsed.phrases.update(dict.fromkeys(run, frozenset(run)))
+            run = []
         if i == 0 and leading_no or i in change.skip:
             continue
-        if plain[i] in _COPULAS:
-            copula = True
-            continue
+        if plain[i] in _COPULAS or (s in _SLOT_OF and s not in _STATUS and s[0] != "<" and
+                                   _SLOT_OF[s][0] in _EXCLUSIVE):
+            # The value comes next: what introduces it, past cue words and determiners.
+            nxt = next((w.lower() for w, t in zip(raw[i + 1:], stems[i + 1:]) if t not in _UPDATE and
+                        w.lower() not in _ARTICLES), "")
+            parsed.predicate, parsed.intro = set(), "=" if plain[i] in _COPULAS else _INTRO.get(nxt, nxt)
+            if plain[i] in _COPULAS:
+                parsed.head = parsed.ordinals & parsed.tokens
+            if plain[i] in _COPULAS:
+                copula = True
+                continue
         if s in _UPDATE or (prev, s) in _UPDATE_PAIRS:
             parsed.update = True
-        elif plain[i] in _PRONOUNS and not parsed.tokens:
-            parsed.pronoun = True
-        elif plain[i] in _NEGATION or plain[i] in stop or (s == "plus" and negated):
             continue
-        elif s == "year" and plain[i + 1: i + 2] == ["old"]:
+        if plain[i] in _PRONOUNS and not parsed.tokens:
+            parsed.pronoun = True
+            continue
+        if plain[i] in _NEGATION or plain[i] in stop or (plain[i] == "plus" and negated):
+            continue
+        if s == "year" and plain[i + 1: i + 2] == ["old"]:
             continue  # "45 years old": the age, said in full
-        elif word[0].isupper() or any(c.isdigit() for c in s):
+        if canon[i] is not None and not plain[i].isdigit() and plain[i] not in _CARDINALS:
+            parsed.ordinals.add(s)  # "first", "2nd", "troisième"
+        if parsed.first is None:
+            parsed.first = s
+        parsed.at.setdefault(s, i)
+        if i in when:
+            parsed.when.add(s)
+        if named or any(c.isdigit() for c in s):
             # Names are checked before the lexicons: "Marie" is a person, not "mariée".
-            named = word[0].isupper() and canon[i] is None
             if not parsed.tokens and named:
                 parsed.lead = s
             if named:
                 parsed.names.add(s)
+                run.append(s)
             if copula:
                 parsed.attributes.add(s)
             # "Ryan is 45", "turned 46": a bare number after a copula is an age.
@@ -318,15 +273,28 @@ def _parse(text: str) -> _Parsed:
                 parsed.tokens.add("<age>")
             parsed.tokens.add(s)
             parsed.values.add(s)
-        elif s in _SLOT_OF:  # before _TIME: "ans" in "34 ans" is an age
+        elif s in _SLOT_OF and plain[i] not in ("call", "calls"):  # before _TIME: "ans" in "34 ans" is an age
+            # ("a call with Bob" is no name: only "called" names)
             key, is_value = _SLOT_OF[s]
             parsed.tokens |= {key, s} if is_value else {key}
             parsed.values |= {s} if is_value else set()
+            parsed.predicate |= {s} if is_value else set()
+            copula = False
+            continue
         else:
             parsed.tokens.add(s)
+            # A name said in lower case: "moved to antwerp", "à nancy".
+            after = raw[i - 1: i] and raw[i - 1].lower() in _PLACE_PREPOSITIONS
+            if after and s not in _COMMON_PLACES | _KIN | _SPOUSES:
+                placed.add(s)
             parsed.values |= {s} if s in _TIME else set()
             parsed.attributes |= {s} if s in _TIME and copula else set()
+        parsed.predicate.add(s)
         copula = False
+    if run:
+        parsed.phrases.update(dict.fromkeys(run, frozenset(run)))
+    if parsed.tokens & {"<residence>", "<job>"}:
+        parsed.values |= placed  # a place or employer said in lower case: "moved to antwerp", "bosse chez free"
     return parsed
 
 
@@ -341,6 +309,8 @@ def subject_probe(text: str, subjects: Sequence[str] = ()) -> str | None:
     parsed = _parse(text)
     slots = parsed.tokens & _EXCLUSIVE
     who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names] + list(subjects)
+    if not who and parsed.first and parsed.first[0].isalpha() and parsed.first not in _SLOT_OF:
+        who = [w for w in _TOKEN.findall(text) if _stem(w) == parsed.first][:1]  # "mathis a demenage ..."
     if not who or not (slots or parsed.update or parsed.negated or parsed.ended or parsed.switch):
         return None
     return " ".join([*dict.fromkeys(who), *(_SLOT_WORDS[key] for key in sorted(slots))])

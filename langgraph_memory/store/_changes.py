@@ -1,0 +1,169 @@
+"""The change structure of a correction, for the dedup policy: what a statement says has ended ("stopped X",
+"from X to Y", "Y instead of X", "passer de X à Y") and whether a switch verb gives a new value.
+
+Pure Python (stdlib only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _plain, _stem
+
+# The change structure of a correction. What a statement says has ended: the object of a stop verb
+# ("stopped tennis", "a vendu sa Clio", "a laissé tomber le basket"), of "from" after a switch verb ("switched
+# the hosting from Heroku to Fly.io"), of "instead of" / "à la place de", of "replaced". Determiners between a
+# verb and its object are skipped.
+_DETERMINERS = _plain("the a an his her their my our your its le la les l son sa ses leur leurs mon ma mes ton ta "
+                      "tes de d du des un une")
+_STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dropped abandoned replaced arrete "
+                     "arretee arretes arreter vendu vendue vendus abandonne abandonnee lache lachee remplace "
+                     "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee")
+_STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
+               ("got", "rid")}
+_INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plutot", "que"), ("plutot", "qu"),
+            *((*head, de) for head in (("a", "la", "place"), ("au", "lieu")) for de in ("de", "d", "du"))]
+# Starting the replacement is part of the change, not another fact: "stopped tennis and started padel".
+_START_VERBS = _plain("started start starts began begun bought buys adopted took taken picked got joined opened "
+                      "rejoint ouvert pris commence commencee mis mise achete achetee adopte adoptee up")
+# Verbs of choosing say no more than the choice: "we're going with MySQL instead", "on prend MySQL au lieu de".
+_CHOICE_VERBS = _plain("use uses using used utilise utiliser utilisons utilisent prend prendre prenons prennent "
+                       "choose chose chosen choisi choisit choisir pick go going went opted opt settled retenu")
+# A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
+CHOICE_STEMS = {_stem(w) for w in _CHOICE_VERBS}
+_SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee migrated migrate migre migree "
+                       "migrer")
+# Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday". These verbs give
+# a new value only when it is a time: "got pushed to 8pm", "a été décalée au jeudi".
+_MOVE_VERBS = _plain("moved relocated demenage pushed postponed rescheduled delayed bumped decale decalee reporte "
+                     "reportee avance avancee")
+_FROM = ("from", "de", "du", "d")
+_TO_AFTER_FROM = ("to", "vers", "a", "au")
+# "passer de X à Y", "on passe de Slack à Mattermost": X ends, Y is the new value.
+_PASS_VERBS = _plain("passe passee passes passer passons passez passent")
+_TO = ("to", "a", "au", "aux", "on", "for", "over", "sur", "vers")
+
+
+@dataclass
+class _Change:
+    skip: set[int] = field(default_factory=set)  # words of the change itself (verbs, "instead of")
+    ended: set[str] = field(default_factory=set)  # stems of what the statement says has ended
+    switch: bool = False  # a switch verb followed by the new value
+    target: set[str] = field(default_factory=set)  # stems of that new value ("switched to soy milk")
+    # "est passée à Linux" is a switch after "utilise Windows", a visit after "habite à Lyon": the policy decides.
+    passed_to_name: bool = False
+
+
+def _object(plain: list[str], start: int) -> int | None:
+    """Where the object after a verb starts; ``None`` when a preposition follows ("stopped by the bakery")."""
+    i = start
+    while i < len(plain) and plain[i] in _DETERMINERS:
+        i += 1
+    return i if i < len(plain) and plain[i] not in _STOP_EN | _STOP_FR else None
+
+
+_INFLECTIONS = {"e", "s", "es", "ed", "er", "ir", "re", "ing"}
+
+
+def same_word(a: str, b: str) -> bool:
+    """Two stems of one word, one inflected: "fum" (fume) and "fumer"."""
+    short, long = sorted((a, b), key=len)
+    return a == b or (len(short) >= 3 and long.startswith(short) and long[len(short):] in _INFLECTIONS)
+
+
+def _skip_to(plain: list[str], k: int) -> int:
+    """Past the determiners and "to" / "à" words before a new value."""
+    while k < len(plain) and (plain[k] in _DETERMINERS or plain[k] in _TO):
+        k += 1
+    return k
+
+
+def _target(plain: list[str], stems: list[str], k: int) -> set[str]:
+    """The new value a switch verb gives, from ``k``: content words up to the next stopword (three at most)."""
+    words = []
+    for word, stem in zip(plain[k: k + 3], stems[k: k + 3]):
+        if word in _STOP_EN | _STOP_FR:
+            break
+        words.append(stem)
+    return set(words)
+
+
+def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
+    """The change structure of one statement (see :data:`_STOP_VERBS`)."""
+    change = _Change()
+    n = len(plain)
+    for i, word in enumerate(plain):
+        pair = tuple(plain[i: i + 2])
+        if word in _STOP_VERBS or pair in _STOP_PAIRS:
+            after = i + (2 if pair in _STOP_PAIRS else 1)
+            after += plain[after: after + 1] == ["of"]  # "got rid of"
+            j = _object(plain, after)
+            if j is not None:
+                change.skip |= set(range(i, after))
+                # "quit playing tennis" ends tennis, not playing ("stopped drinking tea" leaves the coffee).
+                k = _object(plain, j + 1) if values[j] is False and plain[j].endswith("ing") else None
+                k = None if k is None or stems[k] in _TIME else k
+                change.ended.add(stems[j if k is None else k])
+                # "a arrêté la boxe pour le judo", "quit tennis for padel": what comes instead.
+                for_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("for", "pour", "par", "with",
+                                                                                          "contre")),
+                            None)
+                to = _object(plain, for_ + 1) if for_ is not None else None
+                change.target |= _target(plain, stems, to) if to is not None else set()
+        for phrase in _INSTEAD:
+            if tuple(plain[i: i + len(phrase)]) == phrase:
+                after = i + len(phrase)
+                j = _object(plain, after)
+                if j is not None:
+                    change.skip |= set(range(i, after))
+                    change.ended.add(stems[j])
+                    # What stands before "instead of" is the new value: "going with MySQL instead of".
+                    back = [m for m in range(max(0, i - 3), i) if plain[m] not in _STOP_EN | _STOP_FR]
+                    change.target |= {stems[m] for m in back if all(plain[k] not in _STOP_EN | _STOP_FR
+                                                                    for k in range(m, i))}
+        # "passer à" is a switch to a thing ("à une Tesla") or a time ("à 19h"), not a visit ("à Paris").
+        # "passer sur" is always a switch ("est passée sur Android").
+        timed_after = i + 2 < n and (stems[i + 2] in _TIME or any(c.isdigit() for c in stems[i + 2]))
+        passed = word in ("passe", "passee") and (plain[i + 1: i + 2] == ["sur"] or plain[i + 1: i + 2] == ["a"] and (
+            plain[i + 2: i + 3] in (["un"], ["une"]) or timed_after))
+        if word in ("passe", "passee") and plain[i + 1: i + 2] in (["a"], ["au"]) and i + 2 < n and values[i + 2] \
+                and not passed:
+            change.passed_to_name = True
+            change.skip.add(i)
+            change.target |= _target(plain, stems, i + 2)
+        if word in _PASS_VERBS and plain[i + 1: i + 2] in (["de"], ["du"], ["d"]):
+            j = _object(plain, i + 2)
+            to = next((k for k in range(i + 3, min(n, i + 8)) if plain[k] in ("a", "au", "aux")), None)
+            if j is not None and to is not None:
+                change.skip |= {i, i + 1, to}
+                change.ended.add(stems[j])
+                change.switch, change.target = True, change.target | _target(plain, stems, _skip_to(plain, to + 1))
+        if word in _SWITCH_VERBS or word in _MOVE_VERBS or passed:
+            # "from X (over) to Y", "de X vers Y": X ends, Y is the new value. (French "de" only with a "vers" /
+            # "à" after it: "a changé de boulot" names no old value.)
+            start = next((m for m in range(i + 1, min(n, i + 6)) if plain[m] in _FROM), None)
+            end = next((m for m in range(start + 2, min(n, start + 6)) if plain[m] in _TO_AFTER_FROM), None) \
+                if start is not None else None
+            both = end is not None
+            if start is not None and (plain[start] == "from" or both):
+                j = _object(plain, start + 1)
+                if j is not None:
+                    change.skip |= {i, start} | ({end} if both else set())
+                    change.ended.add(stems[j])
+            k = _skip_to(plain, end + 1 if both else i + 1)
+            # A switch verb names the new value even in lower case ("switched to soy milk"); a move verb
+            # only a time ("moved to 7pm"): "moved to antwerp" is the residence slot's business.
+            timed = k < n and (stems[k] in _TIME or any(c.isdigit() for c in stems[k]))
+            given = k < n and (values[k] or plain[k] not in _STOP_EN | _STOP_FR)
+            if timed or (given and (word not in _MOVE_VERBS or both)):
+                change.switch = True
+                change.skip.add(i)
+                change.target |= _target(plain, stems, k)
+    if change.ended:
+        # What was started instead is the new value: "and bought a mini", "he's got an electric bike now".
+        for i, word in enumerate(plain):
+            if word in _START_VERBS or word in _CHOICE_VERBS:
+                change.skip.add(i)
+                k = _object(plain, i + 1 + (plain[i + 1: i + 2] == ["up"]))
+                change.target |= _target(plain, stems, k) if k is not None else set()
+    return change

@@ -1,0 +1,120 @@
+"""One spelling per value, for the dedup policy: numbers in words and ordinals, months, dates, clock times and
+metric quantities are rewritten the same way however they were written ("third" = "3rd" = "troisième",
+"2026-03-14" = "14 March 2026", "14h" = "2pm" = "à 14 heures", "1.85 m" = "185 cm", "five kilometres" = "5 km").
+
+Pure Python (stdlib only).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Numbers said in words or as ordinals are the same value as in digits: "third floor" = "floor 3" = "3e
+# étage", "forty" = "40". Not "one"/"un"/"une" (pronoun and article), nor "neuf" (also "new").
+NUMBERS = {w: str(n) for n, words in enumerate([
+    "", "first premier premiere", "two second deux deuxieme seconde", "three third trois troisieme",
+    "four fourth quatre quatrieme", "five fifth cinq cinquieme", "six sixth sixieme", "seven seventh sept septieme",
+    "eight eighth huit huitieme", "nine ninth neuvieme", "ten tenth dix dixieme", "eleven eleventh onze onzieme",
+    "twelve twelfth douze douzieme"]) for w in words.split()}
+NUMBERS.update({w: str(n) for n, w in [(20, "twenty"), (30, "thirty"), (40, "forty"), (50, "fifty"), (60, "sixty"),
+                                       (70, "seventy"), (80, "eighty"), (90, "ninety"), (100, "hundred"),
+                                       (13, "thirteen"), (14, "fourteen"), (15, "fifteen"), (16, "sixteen"),
+                                       (17, "seventeen"), (18, "eighteen"), (19, "nineteen"), (13, "treize"),
+                                       (14, "quatorze"), (15, "quinze"), (16, "seize"), (20, "vingt"), (30, "trente"),
+                                       (40, "quarante"), (50, "cinquante"), (60, "soixante"), (100, "cent")]})
+CARDINALS = {w for w in NUMBERS if not w.endswith(("st", "nd", "rd", "th", "ieme", "ier", "iere", "ond", "onde"))}
+_ORDINAL = re.compile(r"0*(\d+)(?:st|nd|rd|th|e|er|re|ere|eme|ieme)?")
+# Months in both languages are one value ("July" = "juillet" = the 07 of "04/07/1998").
+MONTHS = {w: f"month{n}" for n, pair in enumerate(
+    "january/janvier february/fevrier march/mars april/avril may/mai june/juin july/juillet august/aout "
+    "september/septembre october/octobre november/novembre december/decembre".split(), 1) for w in pair.split("/")}
+
+
+def canonical(word: str, plain: str) -> str | None:
+    """The value a number or month word stands for, or ``None`` (``plain``: ``word`` folded to ascii)."""
+    if plain in NUMBERS:
+        return NUMBERS[plain]
+    number = _ORDINAL.fullmatch(plain)
+    if number:
+        return number.group(1)
+    if plain in MONTHS and (plain != "may" or word[0].isupper()):  # "may" is also a verb
+        return MONTHS[plain]
+    return None
+
+
+_SLASHED_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DAY_MONTH = re.compile(r"(?<![\d/.])\b(\d{1,2})/(\d{1,2})\b(?![/.]\d)")  # "12/03": a day and a month
+
+
+def _spell_date(match: re.Match[str]) -> str:
+    day, month, year = (int(g) for g in match.groups())
+    if month > 12 >= day:  # 07/04/1998 written month first
+        day, month = month, day
+    return f"{day} month{month} {year}" if 1 <= month <= 12 else match.group(0)
+
+
+def _spell_iso(match: re.Match[str]) -> str:
+    year, month, day = (int(g) for g in match.groups())
+    return f"{day} month{month} {year}" if 1 <= month <= 12 and 1 <= day <= 31 else match.group(0)
+
+
+def _clock(hour: int, minute: int) -> str:
+    return f"t{hour:02d}{minute:02d}" if hour < 24 and minute < 60 else f"{hour} {minute}"
+
+
+# Clock times: "6:45", "14h30", "14h", "7pm", "7.30 am", "à 14 heures", "at 7 o'clock".
+_AM_PM = re.compile(r"\b(\d{1,2})(?:[:.h](\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+_H_OR_COLON = re.compile(r"\b(\d{1,2})(?::(\d{2})\b|\s?h(\d{2})?\b)", re.IGNORECASE)
+_SPOKEN_HOUR = re.compile(r"\b(?:(à|a|vers|dès|des)\s+(\d{1,2})\s+heures?|(\d{1,2})\s+o['’]?\s?clock)\b",
+                          re.IGNORECASE)
+
+
+def _spell_am_pm(match: re.Match[str]) -> str:
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    if hour > 12:
+        return match.group(0)
+    hour = hour % 12 + (12 if match.group(3).lower() == "p" else 0)
+    return _clock(hour, minute)
+
+
+def _spell_spoken(match: re.Match[str]) -> str:
+    if match.group(3):
+        return _clock(int(match.group(3)), 0)
+    return f"{match.group(1)} {_clock(int(match.group(2)), 0)}"
+
+
+# Metric quantities in one unit per dimension (cm, g, ml): "1.85 m" = "185 cm", "5 km" = "five kilometres".
+_UNITS = {
+    **dict.fromkeys("km kilometre kilometres kilometer kilometers kilomètre kilomètres".split(), (100000, "cm")),
+    **dict.fromkeys("m metre metres meter meters mètre mètres".split(), (100, "cm")),
+    **dict.fromkeys("cm centimetre centimetres centimeter centimeters centimètre centimètres".split(), (1, "cm")),
+    **dict.fromkeys("kg kilo kilos kilogram kilograms kilogramme kilogrammes".split(), (1000, "g")),
+    **dict.fromkeys("g gram grams gramme grammes".split(), (1, "g")),
+    **dict.fromkeys("l litre litres liter liters".split(), (1000, "ml")),
+    **dict.fromkeys("ml millilitre millilitres milliliter milliliters".split(), (1, "ml")),
+}
+_NUMBER_WORDS = "|".join(sorted(CARDINALS, key=len, reverse=True))
+_QUANTITY = re.compile(
+    rf"\b(\d+(?:[.,]\d+)?|{_NUMBER_WORDS})\s?({'|'.join(sorted(map(re.escape, _UNITS), key=len, reverse=True))})\b",
+    re.IGNORECASE)
+
+
+def _spell_quantity(match: re.Match[str]) -> str:
+    number, unit = match.group(1).lower(), match.group(2).lower()
+    value = float(NUMBERS.get(number, number.replace(",", ".")))
+    factor, base = _UNITS[unit]
+    amount = value * factor
+    return f"{round(amount)}{base}" if abs(amount - round(amount)) < 1e-6 else match.group(0)
+
+
+def spell_values(text: str) -> str:
+    """``text`` with its dates, clock times and quantities written one way (the words around them kept)."""
+    text = _ISO_DATE.sub(_spell_iso, text)
+    text = _SLASHED_DATE.sub(_spell_date, text)
+    text = _DAY_MONTH.sub(lambda m: f"{int(m.group(1))} month{int(m.group(2))}" if 1 <= int(m.group(1)) <= 31
+                          and 1 <= int(m.group(2)) <= 12 else m.group(0), text)
+    text = _AM_PM.sub(_spell_am_pm, text)
+    text = _SPOKEN_HOUR.sub(_spell_spoken, text)
+    text = _H_OR_COLON.sub(lambda m: _clock(int(m.group(1)), int(m.group(2) or m.group(3) or 0)), text)
+    return _QUANTITY.sub(_spell_quantity, text)
