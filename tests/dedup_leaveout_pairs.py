@@ -64,7 +64,7 @@ PAIRS: list[LeaveOutPair] = [
                  "correction", "fr", C, "jour d'une activité"),
     LeaveOutPair("La réunion d'équipe est à 9h", "finalement la réunion d'équipe est à 10h", "correction", "fr", C,
                  "finalement, heure"),
-    LeaveOutPair("Décision : héberger le site chez OVH", "on va héberger le site chez Scaleway à la place d'OVH",
+    LeaveOutPair("Décision : héberger notre site chez OVH", "on va héberger le site chez Scaleway à la place d'OVH",
                  "correction", "fr", C, "à la place de"),
     LeaveOutPair("Margot fume", "margot a arrêté de fumer", "correction", "fr", C, "arrêt"),
     LeaveOutPair("Le dessert préféré de Jules est la tarte aux pommes",
