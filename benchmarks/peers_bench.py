@@ -4,9 +4,10 @@ One process, systems alternated call by call (the order rotating), medians; the 
 is shared and noisy, so read the ratios, not the milliseconds::
 
     python benchmarks/peers_bench.py --data ../shared/bench/locomo/locomo_dev.json
-    python benchmarks/peers_bench.py --sizes 100 1000 --users 9 --calls 200 --face-items 2000
+    python benchmarks/peers_bench.py --sizes 100 1000 10000 --users 9 --calls 200 --face-items 2000
 
-**Retrieval** (``--sizes``: memories per user, ``--users`` users): LoCoMo's turns and
+**Retrieval** (``--sizes``: memories per user, ``--users`` users, fewer where ``--users``
+times the size passes ``--max-memories``, so the 10k row loads 30k memories): LoCoMo's turns and
 observation facts, embedded once with the offline MiniLM (cached in ``--vectors``, an
 ``.npz``; the embedding is never timed), LoCoMo's questions as queries:
 
@@ -206,8 +207,10 @@ def face(items: int, calls: int, tmp: Path) -> dict[str, dict[str, float]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(DEFAULT_DATA))
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000], help="memories per user")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000], help="memories per user")
     parser.add_argument("--users", type=int, default=9)
+    parser.add_argument("--max-memories", type=int, default=30_000,
+                        help="memories per size at most: fewer users for a large size")
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--face-items", type=int, default=2000, help="0: skip the BaseStore face")
     parser.add_argument("--skip-retrieval", action="store_true")
@@ -225,13 +228,14 @@ def main(argv: list[str] | None = None) -> int:
 
             items, questions = latency._data(args.data)
             cached = vectors(list(dict.fromkeys([it["content"] for it in items] + questions)), args.vectors)
-            print(f"\nretrieval, {args.users} users, {args.calls} calls each, medians (ms); ratio to sqlite-vec\n")
-            print("| per user | prehook | sqlite-vec | inmemory | numpy top-20 | prehook / sqlite-vec |"
-                  " prehook / numpy |\n| --- | --- | --- | --- | --- | --- | --- |")
+            print(f"\nretrieval, {args.calls} calls each, medians (ms); ratio to sqlite-vec\n")
+            print("| per user | users | prehook | sqlite-vec | inmemory | numpy top-20 | prehook / sqlite-vec |"
+                  " prehook / numpy |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
             for size in args.sizes:
-                m = retrieval(items, questions, cached, size, args.users, args.calls, Path(tmp))
+                users = max(1, min(args.users, args.max_memories // size))
+                m = retrieval(items, questions, cached, size, users, args.calls, Path(tmp))
                 sq = m.get("sqlite-vec", float("nan"))
-                print(f"| {size:,} | {m['prehook'] * 1e3:.2f} | {sq * 1e3:.2f} | {m['inmemory'] * 1e3:.2f} | "
+                print(f"| {size:,} | {users} | {m['prehook'] * 1e3:.2f} | {sq * 1e3:.2f} | {m['inmemory'] * 1e3:.2f} | "
                       f"{m['numpy'] * 1e3:.3f} | {m['prehook'] / sq:.2f}× | {m['prehook'] / m['numpy']:.0f}× |",
                       flush=True)
         if args.face_items:

@@ -28,9 +28,9 @@ class CountingBackend:
         self.calls: list[tuple[str, int]] = []
         self.after_first_batch = after_first_batch
 
-    def query_batch(self, queries):
+    def query_batch(self, queries, **options):
         self.calls.append(("query_batch", len(queries)))
-        results = self.inner.query_batch(queries)
+        results = self.inner.query_batch(queries, **options)
         if self.after_first_batch is not None and len(self.calls) == 1:
             self.after_first_batch()
         return results

@@ -281,7 +281,7 @@ def _gather(
         if plans:
             # The metadata channels read while the message embeds (on a server, their
             # round trip hides behind the embedding call); the similar channel follows.
-            answers = dict(zip(plans, store._read(*plans.values())))
+            answers = dict(zip(plans, store._read(*plans.values(), cached=True)))
             plans = {}
         vectors = pending.result()
     if "similar" in config.channels and vectors is not None and config.similar_limit:
@@ -297,7 +297,7 @@ def _gather(
                 f.hit.point.id not in cache and _above_floor(config, f.dense_score, f.sparse_score, matched)),
             config.similar_links,
         )
-    answers.update(zip(plans, store._read(*plans.values())))
+    answers.update(zip(plans, store._read(*plans.values(), cached=True)))
     found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel in (c for c in config.channels if c in answers):
         answer = answers[channel]

@@ -34,6 +34,9 @@ class StoredPoint:
     payload: dict[str, Any]
     dense: list[float] | None = None
     sparse: tuple[list[int], list[float]] | None = None
+    memory: Any = field(default=None, repr=False, compare=False)
+    """The point read as a ``Memory``, when a namespace snapshot already built it
+    (:mod:`._snapshot`): the payload is then the memory's, whole."""
 
 
 @dataclass(frozen=True)
@@ -197,8 +200,10 @@ class Backend(Protocol):
 
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]: ...
 
-    def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
-        """Run nearest-neighbour and fetch queries in one round trip, one list each."""
+    def query_batch(self, queries: Sequence[Query], *, cached: bool = False) -> list[list[Hit]]:
+        """Run nearest-neighbour and fetch queries in one round trip, one list each.
+        ``cached``: the caller reads this namespace again and again (the pre-hook); an
+        engine may answer from a copy it keeps up to date with its own writes."""
 
     def scroll(
         self,

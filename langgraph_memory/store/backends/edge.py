@@ -31,6 +31,7 @@ from langgraph_memory.store.backends._base import (
     translate,
     vectors_wanted,
 )
+from langgraph_memory.store.backends._snapshot import Snapshot, Snapshots, local_answers
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
 META_FILE = "langgraph_memory.json"
@@ -145,6 +146,10 @@ class EdgeBackend:
         self._shard: qe.EdgeShard | None = None
         # Edge is thread-safe; this only orders open/close against in-flight calls.
         self._lifecycle = threading.Lock()
+        self._snapshots = Snapshots()
+        """Small namespaces read whole, for :meth:`query_batch` ``(cached=True)``; every
+        write below logs the ids it touched there (after it returns, even when it fails)."""
+        self._dim = 0
 
     @property
     def shard(self) -> qe.EdgeShard:
@@ -175,6 +180,7 @@ class EdgeBackend:
                 f"{stored.get('embedder')!r}; the embedder given makes {dim}. Open it with the "
                 "same embedder, or use another path."
             )
+        self._dim = dim
         if self._shard is not None and stored is not None:
             return stored  # already open: a second face over the same engine
         # What the data is: checked against a shard that exists, written with a new one.
@@ -239,7 +245,10 @@ class EdgeBackend:
                 vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         condition = None if only_if is None else to_filter(only_if)
-        self.shard.update(qe.UpdateOperation.upsert_points(edge_points, condition=condition))
+        try:
+            self.shard.update(qe.UpdateOperation.upsert_points(edge_points, condition=condition))
+        finally:
+            self._snapshots.log.wrote(p.id for p in points)
 
     @_engine_call
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
@@ -251,7 +260,37 @@ class EdgeBackend:
         return [_point(r, with_vectors) for r in records]
 
     @_engine_call
-    def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
+    def query_batch(self, queries: Sequence[Query], *, cached: bool = False) -> list[list[Hit]]:
+        """With ``cached``, the dense and fetch queries on a small namespace read often
+        are answered from its snapshot (:mod:`._snapshot`), the others by the engine."""
+        if not cached:
+            return self._engine_batch(queries)
+        local = local_answers(self._snapshots, queries, self._snapshot)
+        rest = [q for q, hits in zip(queries, local) if hits is None]
+        if rest:
+            engine = iter(self._engine_batch(rest))
+            local = [next(engine) if hits is None else hits for hits in local]
+        return local  # type: ignore[return-value]
+
+    def _snapshot(self, namespace: str, searched: bool) -> Snapshot | None:
+        return self._snapshots.get(namespace, self._count_namespace, self._read_namespace,
+                                   lambda ids: self.retrieve(ids, with_vectors=True), self._dim, searched)
+
+    def _count_namespace(self, namespace: str) -> int:
+        return self.shard.count(qe.CountRequest(exact=True, filter=to_filter(Where(namespace=namespace, status=None))))
+
+    def _read_namespace(self, namespace: str, count: int) -> list[StoredPoint]:
+        points: list[StoredPoint] = []
+        offset = None
+        while True:
+            records, offset = self.shard.scroll(qe.ScrollRequest(
+                offset=offset, limit=count + 1, filter=to_filter(Where(namespace=namespace, status=None)),
+                with_payload=True, with_vector=[DENSE]))
+            points += [_point(r, True) for r in records]
+            if offset is None:
+                return points
+
+    def _engine_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
         requests = []
         for q in queries:
@@ -282,6 +321,9 @@ class EdgeBackend:
             )
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
         return [
+            # A candidate list (no payload, no vector) needs the id and score only.
+            [Hit(StoredPoint(str(r.id), {}), float(r.score)) for r in rows]
+            if q.payload is False and not q.with_vectors and not isinstance(q, FetchQuery) else
             [Hit(_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in rows]
             for q, rows in zip(queries, results)
         ]
@@ -322,19 +364,28 @@ class EdgeBackend:
     @_engine_call
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
-            self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+            try:
+                self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+            finally:
+                self._snapshots.log.wrote(ids)
 
     @_engine_call
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self.shard.update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
+            try:
+                self.shard.update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
+            finally:
+                self._snapshots.log.wrote(ids)
 
     @_engine_call
     def delete_where(self, where: Where) -> int:
         flt = to_filter(where)
         n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
         if n:
-            self.shard.update(qe.UpdateOperation.delete_points_by_filter(flt))
+            try:
+                self.shard.update(qe.UpdateOperation.delete_points_by_filter(flt))
+            finally:
+                self._snapshots.log.wrote(None)
         return n
 
     @_engine_call
@@ -365,3 +416,4 @@ class EdgeBackend:
                 self._shard.flush()
                 self._shard.close()
                 self._shard = None
+                self._snapshots.clear()
