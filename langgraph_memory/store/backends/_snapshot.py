@@ -83,6 +83,23 @@ class WriteLog:
             return now, ids
 
 
+_last_vector: tuple[Any, np.ndarray] = (None, np.zeros(0, dtype=np.float32))
+
+
+def _unit(vector: Sequence[float]) -> np.ndarray:
+    """``vector`` made unit length as float32; a turn's rounds reuse one query vector
+    (the same list), converted once."""
+    global _last_vector
+    last, converted = _last_vector
+    if last is vector:
+        return converted
+    array = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(array))
+    converted = array / np.float32(norm) if norm > 0 else array
+    _last_vector = (vector, converted)  # holding the list keeps its identity from being reused
+    return converted
+
+
 def _strings(value: Any) -> frozenset[str]:
     if isinstance(value, str):
         return frozenset((value,))
@@ -250,7 +267,8 @@ class Snapshot:
             mine = {}
         else:
             mine = {k: stored[k] for k in payload if k in stored}
-        point = StoredPoint(self.ids[row], mine, self.vectors[row].tolist() if with_vectors else None)
+        # The vector as a float32 array (a copy): the pre-hook's dedup keeps it as one.
+        point = StoredPoint(self.ids[row], mine, self.vectors[row].copy() if with_vectors else None)  # type: ignore[arg-type]
         if payload is True and stored.get("content") is not None and stored.get("namespace") is not None:
             point.memory = self.memory(row)
         return point
@@ -261,16 +279,18 @@ class Snapshot:
             keep = masks[query.where] = self.mask(query.where)
         if isinstance(query, DenseQuery):
             rows = np.flatnonzero(keep & self.has_dense)
-            # A batch's dense queries share one query vector: converted once (the engine
-            # scores cosine against the vector made unit length).
-            unit = masks.get(id(query.vector))
-            if unit is None:
-                vector = np.asarray(query.vector, dtype=np.float32)
-                norm = float(np.linalg.norm(vector))
-                unit = masks[id(query.vector)] = vector / np.float32(norm) if norm > 0 else vector
-            scores = self.vectors[rows] @ unit
+            # A batch's dense queries share one query vector: every row is scored once (the
+            # engine scores cosine against the vector made unit length).
+            every = masks.get(id(query.vector))
+            if every is None:
+                every = masks[id(query.vector)] = self.vectors @ _unit(query.vector)
+            scores = every[rows]
             if query.min_score is not None:
                 rows, scores = rows[scores >= query.min_score], scores[scores >= query.min_score]
+            if len(scores) > 2 * query.limit:
+                # The best ``limit`` and every row tied with the last of them, then in order.
+                cut = np.partition(scores, len(scores) - query.limit)[len(scores) - query.limit]
+                rows, scores = rows[scores >= cut], scores[scores >= cut]
             order = np.argsort(-scores, kind="stable")[: query.limit]
             return [Hit(self._point(int(rows[o]), query.payload, query.with_vectors), float(scores[o]))
                     for o in order.tolist()]
