@@ -251,13 +251,18 @@ class Snapshot:
     # -- answers -----------------------------------------------------------------------------
 
     def memory(self, row: int) -> Any:
-        """The row as a :class:`~langgraph_memory.store.records.Memory`, built once."""
+        """The row as a :class:`~langgraph_memory.store.records.Memory`, built once;
+        ``None`` for a point that is not a memory (then readers build nothing from it)."""
         found = self._memories[row]
         if found is None:
             from langgraph_memory.store.records import Memory
 
-            found = self._memories[row] = Memory.from_payload(self.ids[row], self.payloads[row])
-        return found
+            try:
+                found = Memory.from_payload(self.ids[row], self.payloads[row])
+            except Exception:  # the plain path then raises the same, reading the copy
+                found = False
+            self._memories[row] = found
+        return found or None
 
     def _point(self, row: int, payload: bool | tuple[str, ...], with_vectors: bool) -> StoredPoint:
         stored = self.payloads[row]
@@ -269,7 +274,7 @@ class Snapshot:
             mine = {k: stored[k] for k in payload if k in stored}
         # The vector as a float32 array (a copy): the pre-hook's dedup keeps it as one.
         point = StoredPoint(self.ids[row], mine, self.vectors[row].copy() if with_vectors else None)  # type: ignore[arg-type]
-        if payload is True and stored.get("content") is not None and stored.get("namespace") is not None:
+        if payload is True:
             point.memory = self.memory(row)
         return point
 
