@@ -134,8 +134,12 @@ class Snapshot:
             if p.dense is not None and len(p.dense) == dim:
                 vectors[r] = p.dense
                 has_dense[r] = True
-        return cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense,
-                   [None] * len(points))
+        snapshot = cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense,
+                       [None] * len(points))
+        for row in range(len(points)):
+            # Built now (~25 µs each), with the read, rather than a few on each later turn.
+            snapshot.memory(row)
+        return snapshot
 
     def patched(self, seq: int, points: Sequence[StoredPoint], dirty: set[str]) -> "Snapshot":
         """This snapshot with the ``dirty`` ids re-read as ``points`` (absent: deleted;
