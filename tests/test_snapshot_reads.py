@@ -20,7 +20,8 @@ from langgraph_memory import MemoryStore
 from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, StoredPoint, Where
-from langgraph_memory.store.backends._snapshot import Snapshot, WriteLog
+from langgraph_memory.store.backends._snapshot import Snapshot
+from langgraph_memory.store.backends._snapshots import WriteLog
 from langgraph_memory.store.backends.edge import EdgeBackend
 from langgraph_memory.store.records import namespace_key
 
@@ -87,7 +88,7 @@ def _load(engine, points: list[dict]) -> tuple[str, list[StoredPoint]]:
 
 
 def _snapshot(engine, namespace: str) -> Snapshot:
-    return Snapshot.of(namespace, 0, engine._read_namespace(namespace, 1000), DIM)
+    return Snapshot.of(namespace, 0, engine._read_namespace(namespace, 1000) or [], DIM)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

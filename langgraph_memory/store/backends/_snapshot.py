@@ -1,86 +1,20 @@
-"""Small namespaces read once: a namespace's points held in memory, and reads answered there.
+"""One namespace's points held in memory, and the engine's dense and fetch queries answered on them.
 
-On Qdrant Edge a pre-hook turn over a few hundred memories spends more time in Python
-around the engine than in it: ~100 records converted and ~10 filters built a turn, over
-three engine rounds. For a namespace of at most :func:`snapshot_points` points that is read
-again and again (a conversation's turns), its payloads and dense vectors are read once, and
-a batch's dense and fetch queries on it are answered here with numpy; BM25 queries still go
-to the engine (their IDF counts the whole shard).
-
-Writes: every write of the backend logs the ids it touched (or "anything", for a delete by
-filter) after it returns. Before answering, a snapshot re-reads the ids logged since it was
-read (or reads its namespace again), so a read sees every write that completed before it,
-from any thread. Qdrant Edge holds its directory exclusively: no other process writes there.
-
-Semantics follow the engine's filters (a missing field fails a range, ``is_null`` needs
-the key, ``is_empty`` takes missing, null or ``[]``); equal scores, and equal values of an
-``order_by``, come by ascending id (rows are kept in id order and sorted stably).
+Semantics follow the engine's filters (``backends._base.translate``): a missing field
+fails a range, ``is_null`` needs the key, ``is_empty`` takes missing, null or ``[]``,
+a keyword condition matches a string or any string of a list. Equal scores, and equal
+values of an ``order_by``, come by ascending id: rows are kept in id order and sorted
+stably. Cosines are float32, as the engine's (they may differ from its in the last
+bits: its dot product adds in another order). :mod:`._snapshots` keeps them fresh.
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from collections import OrderedDict, deque
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, Query, StoredPoint, Where
-
-SNAPSHOT_POINTS_ENV = "LANGGRAPH_MEMORY_SNAPSHOT_POINTS"
-DEFAULT_SNAPSHOT_POINTS = 2_000
-BUDGET_FACTOR = 10
-"""All snapshots together hold at most this many namespaces' worth of the per-namespace cap."""
-READS_BEFORE_SNAPSHOT = 2
-"""A namespace read once (one search, one store call) is not worth reading whole."""
-LOG_KEEP = 4_096
-
-
-def snapshot_points() -> int:
-    """Namespaces of at most this many points are read once and served from memory:
-    ``$LANGGRAPH_MEMORY_SNAPSHOT_POINTS``, default 2,000; 0 turns snapshots off."""
-    raw = os.environ.get(SNAPSHOT_POINTS_ENV, "").strip() or str(DEFAULT_SNAPSHOT_POINTS)
-    try:
-        points = int(raw)
-    except ValueError:
-        raise ValueError(f"${SNAPSHOT_POINTS_ENV} must be a whole number of points, not {raw!r}") from None
-    if points < 0:
-        raise ValueError(f"${SNAPSHOT_POINTS_ENV} must be 0 or more, not {points}")
-    return points
-
-
-class WriteLog:
-    """The ids each write touched, in order; ``None`` for a write whose ids are unknown."""
-
-    def __init__(self, keep: int = LOG_KEEP) -> None:
-        self._lock = threading.Lock()
-        self.seq = 0
-        self._entries: deque[tuple[int, frozenset[str] | None]] = deque(maxlen=keep)
-
-    def wrote(self, ids: Iterable[str] | None) -> None:
-        entry = None if ids is None else frozenset(ids)
-        with self._lock:
-            self.seq += 1
-            self._entries.append((self.seq, entry))
-
-    def since(self, seq: int) -> tuple[int, set[str] | None]:
-        """The current sequence number, and the ids written after ``seq`` (``None``: read
-        everything again: a write by filter, or one the log no longer holds)."""
-        with self._lock:
-            now = self.seq
-            if now == seq:
-                return now, set()
-            if not self._entries or self._entries[0][0] > seq + 1:
-                return now, None
-            ids: set[str] = set()
-            for at, entry in reversed(self._entries):
-                if at <= seq:
-                    break
-                if entry is None:
-                    return now, None
-                ids |= entry
-            return now, ids
+from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, StoredPoint, Where
 
 
 _last_vector: tuple[Any, np.ndarray] = (None, np.zeros(0, dtype=np.float32))
@@ -309,104 +243,3 @@ class Snapshot:
             rows, values = rows[~np.isnan(values)], values[~np.isnan(values)]
             rows = rows[np.argsort(-values if query.descending else values, kind="stable")]
         return [Hit(self._point(int(r), query.payload, query.with_vectors), 0.0) for r in rows[: query.limit].tolist()]
-
-
-class Snapshots:
-    """The snapshots of one shard, least recently used dropped first, and its write log."""
-
-    def __init__(self, max_points: int | None = None) -> None:
-        self.max_points = snapshot_points() if max_points is None else max_points
-        self.log = WriteLog()
-        self._lock = threading.Lock()
-        self._held: OrderedDict[str, Snapshot] = OrderedDict()
-        self._reads: dict[str, int] = {}
-        """Reads of a namespace without a snapshot, or the log's seq when it was counted too large."""
-        self._large: dict[str, int] = {}
-
-    def clear(self) -> None:
-        with self._lock:
-            self._held.clear()
-            self._reads.clear()
-            self._large.clear()
-
-    def get(
-        self, namespace: str, count: Callable[[str], int], read_all: Callable[[str, int], list[StoredPoint]],
-        read_ids: Callable[[list[str]], list[StoredPoint]], dim: int, searched: bool = True,
-    ) -> Snapshot | None:
-        """The snapshot of ``namespace``, brought up to date; ``None`` when it is not worth
-        one. ``searched``: this read searches the namespace (it counts towards reading it whole)."""
-        if not self.max_points:
-            return None
-        with self._lock:
-            snap = self._held.get(namespace)
-            if snap is not None:
-                self._held.move_to_end(namespace)
-            elif not searched or self._large.get(namespace) == self.log.seq:
-                return None
-            else:
-                self._reads[namespace] = reads = self._reads.get(namespace, 0) + 1
-                if len(self._reads) > 100_000:
-                    self._reads.clear()
-                if reads < READS_BEFORE_SNAPSHOT:
-                    return None
-        if snap is not None:
-            seq, dirty = self.log.since(snap.seq)
-            if dirty is not None and not dirty:
-                return snap
-            if dirty is not None and len(dirty) <= max(64, len(snap.ids) // 4):
-                fresh: Snapshot | None = snap.patched(seq, read_ids(sorted(dirty)), dirty)
-            else:
-                fresh = self._read(namespace, count, read_all, dim)
-        else:
-            fresh = self._read(namespace, count, read_all, dim)
-        with self._lock:
-            if fresh is None or len(fresh.ids) > self.max_points:
-                self._held.pop(namespace, None)
-                return None
-            held = self._held.get(namespace)
-            if held is None or held.seq <= fresh.seq:
-                self._held[namespace] = fresh
-                self._held.move_to_end(namespace)
-            budget = self.max_points * BUDGET_FACTOR
-            while sum(len(s.ids) for s in self._held.values()) > budget and len(self._held) > 1:
-                self._held.popitem(last=False)
-        return fresh
-
-    def _read(
-        self, namespace: str, count: Callable[[str], int], read_all: Callable[[str, int], list[StoredPoint]],
-        dim: int,
-    ) -> Snapshot | None:
-        seq = self.log.seq  # before reading: a write landing meanwhile is logged after it
-        n = count(namespace)
-        if n > self.max_points:
-            with self._lock:
-                if len(self._large) > 100_000:
-                    self._large.clear()
-                self._large[namespace] = seq
-            return None
-        return Snapshot.of(namespace, seq, read_all(namespace, n), dim)
-
-
-def local_answers(
-    snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
-) -> list[list[Hit] | None]:
-    """Each query's hits when a snapshot can answer it (a dense or fetch query on one
-    namespace), else ``None``: the engine answers those."""
-    out: list[list[Hit] | None] = [None] * len(queries)
-    if not snapshots.max_points:
-        return out
-    # A search's first round (a dense query over the namespace, not over given ids) counts
-    # as a read of the namespace; its later rounds use a snapshot only if one is held.
-    searched = {q.where.namespace for q in queries if isinstance(q, DenseQuery) and q.where.ids is None}
-    found: dict[str, Snapshot | None] = {}
-    masks: dict[str, dict[Any, np.ndarray]] = {}  # per namespace: by Where, and by id() of a query vector
-    for i, q in enumerate(queries):
-        ns = q.where.namespace
-        if ns is None or not isinstance(q, (DenseQuery, FetchQuery)):
-            continue
-        if ns not in found:
-            found[ns] = snapshot_of(ns, ns in searched)
-        snap = found[ns]
-        if snap is not None:
-            out[i] = snap.answer(q, masks.setdefault(ns, {}))
-    return out

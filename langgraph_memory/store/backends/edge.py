@@ -31,7 +31,8 @@ from langgraph_memory.store.backends._base import (
     translate,
     vectors_wanted,
 )
-from langgraph_memory.store.backends._snapshot import Snapshot, Snapshots, local_answers
+from langgraph_memory.store.backends._snapshot import Snapshot
+from langgraph_memory.store.backends._snapshots import Snapshots, answer_batch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
 META_FILE = "langgraph_memory.json"
@@ -262,10 +263,15 @@ class EdgeBackend:
                 vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         condition = None if only_if is None else to_filter(only_if)
+        self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), [p.id for p in points])
+
+    def _update(self, operation: Any, ids: Sequence[str] | None) -> None:
+        """One write; the ids it touched (``None``: unknown) are logged for the snapshots
+        once it returns, or fails (it may have been applied in part)."""
         try:
-            self.shard.update(qe.UpdateOperation.upsert_points(edge_points, condition=condition))
+            self.shard.update(operation)
         finally:
-            self._snapshots.log.wrote(p.id for p in points)
+            self._snapshots.log.wrote(ids)
 
     @_engine_call
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
@@ -282,30 +288,20 @@ class EdgeBackend:
         are answered from its snapshot (:mod:`._snapshot`), the others by the engine."""
         if not cached:
             return self._engine_batch(queries)
-        local = local_answers(self._snapshots, queries, self._snapshot)
-        rest = [q for q, hits in zip(queries, local) if hits is None]
-        if rest:
-            engine = iter(self._engine_batch(rest))
-            local = [next(engine) if hits is None else hits for hits in local]
-        return local  # type: ignore[return-value]
+        return answer_batch(self._snapshots, queries, self._snapshot, self._engine_batch)
 
     def _snapshot(self, namespace: str, searched: bool) -> Snapshot | None:
-        return self._snapshots.get(namespace, self._count_namespace, self._read_namespace,
-                                   lambda ids: self.retrieve(ids, with_vectors=True), self._dim, searched)
+        return self._snapshots.get(namespace, self._read_namespace, lambda ids: self.retrieve(ids, with_vectors=True),
+                                   self._dim, searched)
 
-    def _count_namespace(self, namespace: str) -> int:
-        return self.shard.count(qe.CountRequest(exact=True, filter=to_filter(Where(namespace=namespace, status=None))))
-
-    def _read_namespace(self, namespace: str, count: int) -> list[StoredPoint]:
-        points: list[StoredPoint] = []
-        offset = None
-        while True:
-            records, offset = self.shard.scroll(qe.ScrollRequest(
-                offset=offset, limit=count + 1, filter=to_filter(Where(namespace=namespace, status=None)),
-                with_payload=True, with_vector=[DENSE]))
-            points += [_point(r, True) for r in records]
-            if offset is None:
-                return points
+    def _read_namespace(self, namespace: str, at_most: int) -> list[StoredPoint] | None:
+        """Every point of ``namespace`` with its dense vector; ``None`` past ``at_most``."""
+        flt = to_filter(Where(namespace=namespace, status=None))
+        if self.shard.count(qe.CountRequest(exact=True, filter=flt)) > at_most:
+            return None
+        records, _ = self.shard.scroll(qe.ScrollRequest(
+            limit=at_most + 1, filter=flt, with_payload=True, with_vector=[DENSE]))
+        return None if len(records) > at_most else [_point(r, True) for r in records]
 
     def _engine_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
@@ -381,28 +377,19 @@ class EdgeBackend:
     @_engine_call
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
-            try:
-                self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
-            finally:
-                self._snapshots.log.wrote(ids)
+            self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload), ids)
 
     @_engine_call
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            try:
-                self.shard.update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
-            finally:
-                self._snapshots.log.wrote(ids)
+            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), ids)
 
     @_engine_call
     def delete_where(self, where: Where) -> int:
         flt = to_filter(where)
         n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
         if n:
-            try:
-                self.shard.update(qe.UpdateOperation.delete_points_by_filter(flt))
-            finally:
-                self._snapshots.log.wrote(None)
+            self._update(qe.UpdateOperation.delete_points_by_filter(flt), None)
         return n
 
     @_engine_call

@@ -1,0 +1,197 @@
+"""Small namespaces read once: which snapshots a shard keeps, and how they stay up to date.
+
+On Qdrant Edge a pre-hook turn over a few hundred memories spends more time in Python
+around the engine than in it: ~100 records converted and ~10 filters built a turn, over
+three engine rounds. A namespace of at most :func:`snapshot_points` points that is
+searched again and again (a conversation's turns) is read once, payloads and dense
+vectors, and a batch's dense and fetch queries on it are answered by its
+:class:`~._snapshot.Snapshot` in numpy; BM25 queries still go to the engine (their IDF
+counts the whole shard). Only reads that ask for it (``query_batch(cached=True)``: the
+pre-hook) use snapshots.
+
+Writes: every write of the backend logs the ids it touched (or "anything", for a delete
+by filter) once it returns. Before answering, a snapshot re-reads the ids logged since it
+was read (or its whole namespace), so a read sees every write that completed before it,
+from any thread. Qdrant Edge holds its directory exclusively: no other process writes there.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict, deque
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, Query, StoredPoint, Where
+from langgraph_memory.store.backends._snapshot import Snapshot
+
+
+SNAPSHOT_POINTS_ENV = "LANGGRAPH_MEMORY_SNAPSHOT_POINTS"
+DEFAULT_SNAPSHOT_POINTS = 2_000
+BUDGET_FACTOR = 10
+"""All snapshots together hold at most this many namespaces' worth of the per-namespace cap."""
+READS_BEFORE_SNAPSHOT = 2
+"""A namespace read once (one search, one store call) is not worth reading whole."""
+LOG_KEEP = 4_096
+
+
+def snapshot_points() -> int:
+    """Namespaces of at most this many points are read once and served from memory:
+    ``$LANGGRAPH_MEMORY_SNAPSHOT_POINTS``, default 2,000; 0 turns snapshots off."""
+    raw = os.environ.get(SNAPSHOT_POINTS_ENV, "").strip() or str(DEFAULT_SNAPSHOT_POINTS)
+    try:
+        points = int(raw)
+    except ValueError:
+        raise ValueError(f"${SNAPSHOT_POINTS_ENV} must be a whole number of points, not {raw!r}") from None
+    if points < 0:
+        raise ValueError(f"${SNAPSHOT_POINTS_ENV} must be 0 or more, not {points}")
+    return points
+
+
+class WriteLog:
+    """The ids each write touched, in order; ``None`` for a write whose ids are unknown."""
+
+    def __init__(self, keep: int = LOG_KEEP) -> None:
+        self._lock = threading.Lock()
+        self.seq = 0
+        self._entries: deque[tuple[int, frozenset[str] | None]] = deque(maxlen=keep)
+
+    def wrote(self, ids: Iterable[str] | None) -> None:
+        entry = None if ids is None else frozenset(ids)
+        with self._lock:
+            self.seq += 1
+            self._entries.append((self.seq, entry))
+
+    def since(self, seq: int) -> tuple[int, set[str] | None]:
+        """The current sequence number, and the ids written after ``seq`` (``None``: read
+        everything again: a write by filter, or one the log no longer holds)."""
+        with self._lock:
+            now = self.seq
+            if now == seq:
+                return now, set()
+            if not self._entries or self._entries[0][0] > seq + 1:
+                return now, None
+            ids: set[str] = set()
+            for at, entry in reversed(self._entries):
+                if at <= seq:
+                    break
+                if entry is None:
+                    return now, None
+                ids |= entry
+            return now, ids
+
+
+class Snapshots:
+    """The snapshots of one shard, least recently used dropped first, and its write log."""
+
+    def __init__(self, max_points: int | None = None) -> None:
+        self.max_points = snapshot_points() if max_points is None else max_points
+        self.log = WriteLog()
+        self._lock = threading.Lock()
+        self._held: OrderedDict[str, Snapshot] = OrderedDict()
+        self._reads: dict[str, int] = {}
+        """Reads of a namespace without a snapshot, or the log's seq when it was counted too large."""
+        self._large: dict[str, int] = {}
+
+    def clear(self) -> None:
+        with self._lock:
+            self._held.clear()
+            self._reads.clear()
+            self._large.clear()
+
+    def get(
+        self, namespace: str, read_all: Callable[[str, int], list[StoredPoint] | None],
+        read_ids: Callable[[list[str]], list[StoredPoint]], dim: int, searched: bool = True,
+    ) -> Snapshot | None:
+        """The snapshot of ``namespace``, brought up to date; ``None`` when it is not worth
+        one. ``read_all(namespace, at_most)``: its points with their dense vectors, ``None``
+        past ``at_most``; ``read_ids``: those points (with vectors) that still exist.
+        ``searched``: this read searches the namespace (it counts towards reading it whole)."""
+        if not self.max_points:
+            return None
+        with self._lock:
+            snap = self._held.get(namespace)
+            if snap is not None:
+                self._held.move_to_end(namespace)
+            elif not searched or self._large.get(namespace) == self.log.seq:
+                return None
+            else:
+                self._reads[namespace] = reads = self._reads.get(namespace, 0) + 1
+                if len(self._reads) > 100_000:
+                    self._reads.clear()
+                if reads < READS_BEFORE_SNAPSHOT:
+                    return None
+        if snap is not None:
+            seq, dirty = self.log.since(snap.seq)
+            if dirty is not None and not dirty:
+                return snap
+            if dirty is not None and len(dirty) <= max(64, len(snap.ids) // 4):
+                fresh: Snapshot | None = snap.patched(seq, read_ids(sorted(dirty)), dirty)
+            else:
+                fresh = self._read(namespace, read_all, dim)
+        else:
+            fresh = self._read(namespace, read_all, dim)
+        with self._lock:
+            if fresh is None or len(fresh.ids) > self.max_points:
+                self._held.pop(namespace, None)
+                return None
+            held = self._held.get(namespace)
+            if held is None or held.seq <= fresh.seq:
+                self._held[namespace] = fresh
+                self._held.move_to_end(namespace)
+            budget = self.max_points * BUDGET_FACTOR
+            while sum(len(s.ids) for s in self._held.values()) > budget and len(self._held) > 1:
+                self._held.popitem(last=False)
+        return fresh
+
+    def _read(
+        self, namespace: str, read_all: Callable[[str, int], list[StoredPoint] | None], dim: int,
+    ) -> Snapshot | None:
+        seq = self.log.seq  # before reading: a write landing meanwhile is logged after it
+        points = read_all(namespace, self.max_points)
+        if points is None:
+            with self._lock:
+                if len(self._large) > 100_000:
+                    self._large.clear()
+                self._large[namespace] = seq
+            return None
+        return Snapshot.of(namespace, seq, points, dim)
+
+
+def local_answers(
+    snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
+) -> list[list[Hit] | None]:
+    """Each query's hits when a snapshot can answer it (a dense or fetch query on one
+    namespace), else ``None``: the engine answers those."""
+    out: list[list[Hit] | None] = [None] * len(queries)
+    if not snapshots.max_points:
+        return out
+    # A search's first round (a dense query over the namespace, not over given ids) counts
+    # as a read of the namespace; its later rounds use a snapshot only if one is held.
+    searched = {q.where.namespace for q in queries if isinstance(q, DenseQuery) and q.where.ids is None}
+    found: dict[str, Snapshot | None] = {}
+    masks: dict[str, dict[Any, np.ndarray]] = {}  # per namespace: by Where, and by id() of a query vector
+    for i, q in enumerate(queries):
+        ns = q.where.namespace
+        if ns is None or not isinstance(q, (DenseQuery, FetchQuery)):
+            continue
+        if ns not in found:
+            found[ns] = snapshot_of(ns, ns in searched)
+        snap = found[ns]
+        if snap is not None:
+            out[i] = snap.answer(q, masks.setdefault(ns, {}))
+    return out
+
+
+def answer_batch(
+    snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
+    engine_batch: Callable[[Sequence[Query]], list[list[Hit]]],
+) -> list[list[Hit]]:
+    """Every query's hits: from a snapshot where one answers it, the rest from the engine
+    in one call."""
+    local = local_answers(snapshots, queries, snapshot_of)
+    rest = [q for q, hits in zip(queries, local) if hits is None]
+    engine = iter(engine_batch(rest) if rest else [])
+    return [next(engine) if hits is None else hits for hits in local]
