@@ -21,7 +21,7 @@ from langgraph_memory.agent.injection import InjectionConfig, VectorCache, selec
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, StoredPoint, Where
 from langgraph_memory.store.backends._snapshot import Snapshot
-from langgraph_memory.store.backends._snapshots import WriteLog
+from langgraph_memory.store.backends._snapshots import WriteLog, concerning
 from langgraph_memory.store.backends.edge import EdgeBackend
 from langgraph_memory.store.records import namespace_key
 
@@ -126,18 +126,39 @@ def test_payloads_and_vectors_come_as_asked(engine):
     assert snapshot.answer(FetchQuery(where, 1), {})[0].point.payload["status"] == "live"
 
 
-def test_the_write_log_says_which_ids_changed_or_that_anything_may_have():
+def test_the_write_log_says_what_changed_or_that_anything_may_have():
     log = WriteLog(keep=3)
-    assert log.since(0) == (0, set())
-    log.wrote(["a"])
-    log.wrote(["b", "c"])
-    assert log.since(0) == (2, {"a", "b", "c"}) and log.since(1) == (2, {"b", "c"})
+    assert log.since(0) == (0, [])
+    log.wrote(["a"], ["ns"])
+    log.wrote(["b", "c"], (), vectors=False)
+    assert log.since(1) == (2, [(frozenset({"b", "c"}), frozenset(), False)])
+    assert log.since(0) == (2, [(frozenset({"b", "c"}), frozenset(), False), (frozenset({"a"}), frozenset({"ns"}), True)])
     log.wrote(None)  # a delete by filter
-    assert log.since(1) == (3, None) and log.since(3) == (3, set())
-    log.wrote(["d"])
+    assert log.since(1) == (3, None) and log.since(3) == (3, [])
+    log.wrote(["d"], None)
     log.wrote(["e"])
-    assert log.since(4) == (5, {"e"})
+    assert log.since(4) == (5, [(frozenset({"e"}), frozenset(), True)])
     assert log.since(0) == (5, None)  # older than what the log keeps: read everything again
+
+
+def test_a_snapshot_re_reads_only_the_writes_that_concern_it(engine):
+    namespace, stored = _load(engine, [{"status": "live", "importance": 0.5}, {"status": "live", "importance": 0.6}])
+    snapshot = _snapshot(engine, namespace)
+    held, other = stored[0].id, str(uuid.uuid4())
+    writes = [(frozenset({other}), frozenset({"elsewhere"}), True), (frozenset({held}), frozenset(), False)]
+    assert concerning(snapshot, writes) == ({held}, False)
+    assert concerning(snapshot, [(frozenset({other}), frozenset({namespace}), True)]) == ({other}, True)
+    assert concerning(snapshot, [(frozenset({other}), None, True)]) == ({other}, True)
+    # A payload changed in place: the rows derived from it follow, the others are kept.
+    snapshot.match("status", ("live",))
+    before = snapshot.floats("importance")
+    engine.set_payload([held], {"status": "archived", "importance": 0.9})
+    fresh = snapshot.patched(1, engine.retrieve_dense([held], False), {held}, vectors=False)
+    row = fresh.row[held]
+    assert fresh.match("status", ("live",)).tolist() == [r != row for r in range(2)]
+    assert fresh.match("status", ("archived",)).tolist() == [r == row for r in range(2)]
+    assert fresh.floats("importance")[row] == 0.9 and before[row] == 0.5  # the old snapshot is unchanged
+    assert fresh.vectors is snapshot.vectors  # the vectors did not change: not copied
 
 
 # -- through the store: the pre-hook on a snapshot --------------------------------------------

@@ -46,18 +46,45 @@ def _number(value: Any) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else np.nan
 
 
+_ABSENT = object()
+
+
+def _is_null(payload: dict[str, Any], key: str) -> bool:
+    return key in payload and payload[key] is None
+
+
+def _is_empty(payload: dict[str, Any], key: str) -> bool:
+    return payload.get(key) is None or payload.get(key) == []
+
+
+_DERIVE: dict[str, Callable[[dict[str, Any], str, tuple], Any]] = {
+    "match": lambda p, key, memo_key: memo_key[2] in _strings(p.get(key)),
+    "float": lambda p, key, memo_key: _number(p.get(key)),
+    "null": lambda p, key, memo_key: _is_null(p, key),
+    "empty": lambda p, key, memo_key: _is_empty(p, key),
+}
+"""How one row's entry of each derived column is computed (the column's memo key is
+``(kind, field, ...)``), to re-derive only the rows a write changed."""
+
+
 class Snapshot:
     """One namespace's points (any status), in id order, with their dense vectors."""
 
     def __init__(
         self, namespace: str, seq: int, ids: list[str], payloads: list[dict[str, Any]],
-        vectors: np.ndarray, has_dense: np.ndarray, memories: list[Any],
+        vectors: np.ndarray, has_dense: np.ndarray, memories: list[Any], row: dict[str, int] | None = None,
+        memo: dict[Any, Any] | None = None,
     ) -> None:
         self.namespace, self.seq = namespace, seq
         self.ids, self.payloads, self.vectors, self.has_dense = ids, payloads, vectors, has_dense
         self._memories = memories
-        self.row = {i: r for r, i in enumerate(ids)}
-        self._memo: dict[Any, np.ndarray] = {}
+        self.row = {i: r for r, i in enumerate(ids)} if row is None else row
+        self._memo: dict[Any, Any] = {} if memo is None else memo
+
+    def at(self, seq: int) -> "Snapshot":
+        """The same rows, current as of ``seq`` (no write since concerned them)."""
+        return Snapshot(self.namespace, seq, self.ids, self.payloads, self.vectors, self.has_dense,
+                        self._memories, self.row, self._memo)
 
     @classmethod
     def of(cls, namespace: str, seq: int, points: Sequence[StoredPoint], dim: int) -> "Snapshot":
@@ -75,11 +102,20 @@ class Snapshot:
             snapshot.memory(row)
         return snapshot
 
-    def patched(self, seq: int, points: Sequence[StoredPoint], dirty: set[str]) -> "Snapshot":
+    def patched(self, seq: int, points: Sequence[StoredPoint], dirty: set[str], vectors: bool = True) -> "Snapshot":
         """This snapshot with the ``dirty`` ids re-read as ``points`` (absent: deleted;
-        of another namespace: moved out)."""
+        of another namespace: moved out). ``vectors``: they were read with their vectors
+        (else those rows keep theirs: only payloads changed)."""
+        found = {p.id: p for p in points if p.payload.get("namespace") == self.namespace}
+        if len(found) == len(dirty) and all(i in self.row for i in dirty):
+            return self._changed(seq, found, vectors)
+        if not vectors:
+            # Re-read without vectors: only payload changes and deletions, of rows it holds.
+            for p in found.values():
+                r = self.row[p.id]
+                p.dense = self.vectors[r].tolist() if self.has_dense[r] else None
         keep = [r for r, i in enumerate(self.ids) if i not in dirty]
-        mine = sorted((p for p in points if p.payload.get("namespace") == self.namespace), key=lambda p: p.id)
+        mine = sorted(found.values(), key=lambda p: p.id)
         fresh = Snapshot.of(self.namespace, seq, mine, self.vectors.shape[1])
         rows = [(self.ids[r], 0, r) for r in keep] + [(i, 1, r) for r, i in enumerate(fresh.ids)]
         rows.sort()
@@ -91,6 +127,46 @@ class Snapshot:
             vectors, np.array([src.has_dense[r] for src, r in take], dtype=bool),
             [src._memories[r] for src, r in take],
         )
+
+    def _changed(self, seq: int, points: dict[str, StoredPoint], with_vectors: bool) -> "Snapshot":
+        """The same rows, some rewritten (the common write: a payload change, such as the
+        access counts the post-hook records each turn): what was derived from the other
+        rows is kept, and only the fields that changed are derived again."""
+        rows = {self.row[i]: p for i, p in points.items()}
+        payloads, memories = list(self.payloads), list(self._memories)
+        vectors, has_dense = self.vectors, self.has_dense
+        dim = vectors.shape[1]
+        fields: set[str] = set()
+        for r, p in rows.items():
+            old = self.payloads[r]
+            fields.update(k for k in old.keys() | p.payload.keys() if old.get(k, _ABSENT) != p.payload.get(k, _ABSENT))
+            payloads[r], memories[r] = p.payload, None
+            if not with_vectors:
+                continue
+            dense_ok = p.dense is not None and len(p.dense) == dim
+            if dense_ok != bool(has_dense[r]) or (dense_ok and not np.array_equal(vectors[r], np.float32(p.dense))):
+                if vectors is self.vectors:
+                    vectors, has_dense = vectors.copy(), has_dense.copy()
+                vectors[r], has_dense[r] = (p.dense, True) if dense_ok else (0.0, False)
+        memo: dict[Any, Any] = {}
+        for key, derived in self._memo.items():
+            kind, field = key[0], key[1]
+            if field not in fields:
+                memo[key] = derived
+            elif kind == "values":
+                memo[key] = by_value = dict(derived)
+                for r in rows:
+                    old, new = _strings(self.payloads[r].get(field)), _strings(payloads[r].get(field))
+                    for v in old - new:
+                        by_value[v] = by_value[v][by_value[v] != r]
+                    for v in new - old:
+                        by_value[v] = np.sort(np.append(by_value.get(v, np.zeros(0, dtype=np.intp)), r))
+            else:
+                derived = derived.copy()
+                for r in rows:
+                    derived[r] = _DERIVE[kind](payloads[r], field, key)
+                memo[key] = derived
+        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, memories, self.row, memo)
 
     # -- the engine's filter conditions, as masks over the rows ----------------------------
 
@@ -133,11 +209,11 @@ class Snapshot:
 
     def is_null(self, key: str) -> np.ndarray:
         return self._cached(("null", key), lambda: np.fromiter(
-            (key in p and p[key] is None for p in self.payloads), dtype=bool, count=len(self.ids)))
+            (_is_null(p, key) for p in self.payloads), dtype=bool, count=len(self.ids)))
 
     def is_empty(self, key: str) -> np.ndarray:
         return self._cached(("empty", key), lambda: np.fromiter(
-            (p.get(key) is None or p.get(key) == [] for p in self.payloads), dtype=bool, count=len(self.ids)))
+            (_is_empty(p, key) for p in self.payloads), dtype=bool, count=len(self.ids)))
 
     def _range(self, key: str, gte: float | None = None, gt: float | None = None, lte: float | None = None,
                lt: float | None = None) -> np.ndarray:

@@ -50,37 +50,62 @@ def snapshot_points() -> int:
     return points
 
 
+Written = tuple[frozenset[str], "frozenset[str] | None", bool]
+"""A write's ids, the namespaces it may have added points to (``None``: any), and
+whether it may have changed vectors (an upsert; else only payloads changed, or points left)."""
+
+
 class WriteLog:
-    """The ids each write touched, in order; ``None`` for a write whose ids are unknown."""
+    """What each write touched, in order; ``None`` for a write whose ids are unknown."""
 
     def __init__(self, keep: int = LOG_KEEP) -> None:
         self._lock = threading.Lock()
         self.seq = 0
-        self._entries: deque[tuple[int, frozenset[str] | None]] = deque(maxlen=keep)
+        self._entries: deque[tuple[int, Written | None]] = deque(maxlen=keep)
 
-    def wrote(self, ids: Iterable[str] | None) -> None:
-        entry = None if ids is None else frozenset(ids)
+    def wrote(self, ids: Iterable[str] | None, into: Iterable[str] | None = (), vectors: bool = True) -> None:
+        """``ids`` were written (``None``: unknown, a delete by filter); ``into``: the
+        namespaces they may have joined (an upsert's; ``None``: any, e.g. a namespace set
+        by ``set_payload``; empty: none, the points stayed where they were or left);
+        ``vectors``: their vectors may have changed."""
+        entry = None if ids is None else (frozenset(ids), None if into is None else frozenset(into), vectors)
         with self._lock:
             self.seq += 1
             self._entries.append((self.seq, entry))
 
-    def since(self, seq: int) -> tuple[int, set[str] | None]:
-        """The current sequence number, and the ids written after ``seq`` (``None``: read
+    def since(self, seq: int) -> tuple[int, list[Written] | None]:
+        """The current sequence number, and the writes after ``seq`` (``None``: read
         everything again: a write by filter, or one the log no longer holds)."""
         with self._lock:
             now = self.seq
             if now == seq:
-                return now, set()
+                return now, []
             if not self._entries or self._entries[0][0] > seq + 1:
                 return now, None
-            ids: set[str] = set()
+            writes: list[Written] = []
             for at, entry in reversed(self._entries):
                 if at <= seq:
                     break
                 if entry is None:
                     return now, None
-                ids |= entry
-            return now, ids
+                writes.append(entry)
+            return now, writes
+
+
+def concerning(snapshot: Snapshot, writes: list[Written]) -> tuple[set[str], bool]:
+    """The ids among ``writes`` that may change ``snapshot`` (those it holds, and those
+    written into its namespace or into any), and whether their vectors must be read too."""
+    out: set[str] = set()
+    vectors = False
+    for ids, into, changed_vectors in writes:
+        if into is None or snapshot.namespace in into:
+            mine: Iterable[str] = ids
+        else:
+            mine = [i for i in ids if i in snapshot.row]
+        if mine:
+            out.update(mine)
+            vectors = vectors or changed_vectors
+    return out, vectors
 
 
 class Snapshots:
@@ -103,11 +128,11 @@ class Snapshots:
 
     def get(
         self, namespace: str, read_all: Callable[[str, int], list[StoredPoint] | None],
-        read_ids: Callable[[list[str]], list[StoredPoint]], dim: int, searched: bool = True,
+        read_ids: Callable[[list[str], bool], list[StoredPoint]], dim: int, searched: bool = True,
     ) -> Snapshot | None:
         """The snapshot of ``namespace``, brought up to date; ``None`` when it is not worth
         one. ``read_all(namespace, at_most)``: its points with their dense vectors, ``None``
-        past ``at_most``; ``read_ids``: those points (with vectors) that still exist.
+        past ``at_most``; ``read_ids(ids, with_vectors)``: those points that still exist.
         ``searched``: this read searches the namespace (it counts towards reading it whole)."""
         if not self.max_points:
             return None
@@ -124,11 +149,17 @@ class Snapshots:
                 if reads < READS_BEFORE_SNAPSHOT:
                     return None
         if snap is not None:
-            seq, dirty = self.log.since(snap.seq)
+            seq, writes = self.log.since(snap.seq)
+            dirty, vectors = (None, True) if writes is None else concerning(snap, writes)
             if dirty is not None and not dirty:
+                if seq != snap.seq:
+                    snap = snap.at(seq)  # nothing of it changed: later reads skip these writes
+                    with self._lock:
+                        if namespace in self._held and self._held[namespace].seq < seq:
+                            self._held[namespace] = snap
                 return snap
             if dirty is not None and len(dirty) <= max(64, len(snap.ids) // 4):
-                fresh: Snapshot | None = snap.patched(seq, read_ids(sorted(dirty)), dirty)
+                fresh: Snapshot | None = snap.patched(seq, read_ids(sorted(dirty), vectors), dirty, vectors)
             else:
                 fresh = self._read(namespace, read_all, dim)
         else:

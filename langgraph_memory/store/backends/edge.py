@@ -263,15 +263,16 @@ class EdgeBackend:
                 vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         condition = None if only_if is None else to_filter(only_if)
-        self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), [p.id for p in points])
+        self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), [p.id for p in points],
+                     {p.payload.get("namespace") for p in points})
 
-    def _update(self, operation: Any, ids: Sequence[str] | None) -> None:
-        """One write; the ids it touched (``None``: unknown) are logged for the snapshots
-        once it returns, or fails (it may have been applied in part)."""
+    def _update(self, operation: Any, ids: Sequence[str] | None, into: Any = (), vectors: bool = True) -> None:
+        """One write; what it touched (:meth:`._snapshots.WriteLog.wrote`) is logged for the
+        snapshots once it returns, or fails (it may have been applied in part)."""
         try:
             self.shard.update(operation)
         finally:
-            self._snapshots.log.wrote(ids)
+            self._snapshots.log.wrote(ids, into, vectors)
 
     @_engine_call
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
@@ -291,8 +292,13 @@ class EdgeBackend:
         return answer_batch(self._snapshots, queries, self._snapshot, self._engine_batch)
 
     def _snapshot(self, namespace: str, searched: bool) -> Snapshot | None:
-        return self._snapshots.get(namespace, self._read_namespace, lambda ids: self.retrieve(ids, with_vectors=True),
-                                   self._dim, searched)
+        return self._snapshots.get(namespace, self._read_namespace, self.retrieve_dense, self._dim, searched)
+
+    def retrieve_dense(self, ids: Sequence[str], with_vectors: bool) -> list[StoredPoint]:
+        """The points among ``ids`` that exist, with their dense vector only if asked."""
+        records = self.shard.retrieve([uuid.UUID(i) for i in ids], with_payload=True,
+                                      with_vector=[DENSE] if with_vectors else False)
+        return [_point(r, with_vectors) for r in records]
 
     def _read_namespace(self, namespace: str, at_most: int) -> list[StoredPoint] | None:
         """Every point of ``namespace`` with its dense vector; ``None`` past ``at_most``."""
@@ -377,12 +383,14 @@ class EdgeBackend:
     @_engine_call
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
-            self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload), ids)
+            moved = "namespace" in payload  # points may join another namespace: read them whole
+            self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload), ids,
+                         None if moved else (), moved)
 
     @_engine_call
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), ids)
+            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), ids, (), False)
 
     @_engine_call
     def delete_where(self, where: Where) -> int:
