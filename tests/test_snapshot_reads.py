@@ -130,14 +130,15 @@ def test_the_write_log_says_what_changed_or_that_anything_may_have():
     log = WriteLog(keep=3)
     assert log.since(0) == (0, [])
     log.wrote(["a"], ["ns"])
-    log.wrote(["b", "c"], (), vectors=False)
-    assert log.since(1) == (2, [(frozenset({"b", "c"}), frozenset(), False)])
-    assert log.since(0) == (2, [(frozenset({"b", "c"}), frozenset(), False), (frozenset({"a"}), frozenset({"ns"}), True)])
+    log.wrote(["b", "c"], (), vectors=False, patch={"k": 1})
+    assert log.since(1) == (2, [(frozenset({"b", "c"}), frozenset(), False, {"k": 1})])
+    assert log.since(0) == (2, [(frozenset({"b", "c"}), frozenset(), False, {"k": 1}),
+                                (frozenset({"a"}), frozenset({"ns"}), True, None)])
     log.wrote(None)  # a delete by filter
     assert log.since(1) == (3, None) and log.since(3) == (3, [])
     log.wrote(["d"], None)
     log.wrote(["e"])
-    assert log.since(4) == (5, [(frozenset({"e"}), frozenset(), True)])
+    assert log.since(4) == (5, [(frozenset({"e"}), frozenset(), True, None)])
     assert log.since(0) == (5, None)  # older than what the log keeps: read everything again
 
 
@@ -145,10 +146,12 @@ def test_a_snapshot_re_reads_only_the_writes_that_concern_it(engine):
     namespace, stored = _load(engine, [{"status": "live", "importance": 0.5}, {"status": "live", "importance": 0.6}])
     snapshot = _snapshot(engine, namespace)
     held, other = stored[0].id, str(uuid.uuid4())
-    writes = [(frozenset({other}), frozenset({"elsewhere"}), True), (frozenset({held}), frozenset(), False)]
-    assert concerning(snapshot, writes) == ({held}, False)
-    assert concerning(snapshot, [(frozenset({other}), frozenset({namespace}), True)]) == ({other}, True)
-    assert concerning(snapshot, [(frozenset({other}), None, True)]) == ({other}, True)
+    writes = [(frozenset({other}), frozenset({"elsewhere"}), True, None), (frozenset({held}), frozenset(), False, None)]
+    assert concerning(snapshot, writes) == ({held}, False, None)
+    assert concerning(snapshot, [(frozenset({other}), frozenset({namespace}), True, None)]) == ({other}, True, None)
+    assert concerning(snapshot, [(frozenset({other}), None, True, None)]) == ({other}, True, None)
+    newest_first = [(frozenset({held}), frozenset(), False, {"a": 2}), (frozenset({held}), frozenset(), False, {"a": 1})]
+    assert concerning(snapshot, newest_first) == ({held}, False, [([held], {"a": 1}), ([held], {"a": 2})])
     # A payload changed in place: the rows derived from it follow, the others are kept.
     snapshot.match("status", ("live",))
     before = snapshot.floats("importance")
@@ -199,6 +202,21 @@ def test_a_namespace_searched_again_is_served_from_its_snapshot_and_sees_every_w
     store.erase(USER)  # a delete by filter
     assert _chosen(store, "note number 3") == []
     assert key in _held(store)
+
+
+def test_access_counts_recorded_after_a_turn_reach_the_snapshot_as_stored(edge_store):
+    store = edge_store
+    store.remember_many([{"content": f"fact {i}"} for i in range(4)], namespace=USER, dedup=False)
+    for _ in range(2):
+        injection = select_memories(store, namespace=USER, query=store.embed_query("fact 2"), cache=VectorCache())
+    ids = [c.memory.id for c in injection.chosen]
+    for turn in range(3):  # what the post-hook records after each turn; the last one reads through
+        store.record_access(ids, namespace=USER, injected=True)
+        select_memories(store, namespace=USER, query=store.embed_query("fact 2"), cache=VectorCache())
+    snapshot = store._backend._snapshots._held[namespace_key(USER)]
+    stored = {p.id: p.payload for p in store._backend.retrieve(ids)}
+    assert {i: snapshot.payloads[snapshot.row[i]] for i in ids} == stored
+    assert all(snapshot.memory(snapshot.row[i]).injection_count == 3 for i in ids)
 
 
 def test_expiry_needs_no_write_to_be_seen(edge_store):

@@ -50,9 +50,10 @@ def snapshot_points() -> int:
     return points
 
 
-Written = tuple[frozenset[str], "frozenset[str] | None", bool]
-"""A write's ids, the namespaces it may have added points to (``None``: any), and
-whether it may have changed vectors (an upsert; else only payloads changed, or points left)."""
+Written = tuple[frozenset[str], "frozenset[str] | None", bool, "dict[str, Any] | None"]
+"""A write's ids, the namespaces it may have added points to (``None``: any), whether it
+may have changed vectors (an upsert; else only payloads changed, or points left), and the
+payload keys it set when they are plain values (a snapshot applies them without a read)."""
 
 
 class WriteLog:
@@ -63,12 +64,17 @@ class WriteLog:
         self.seq = 0
         self._entries: deque[tuple[int, Written | None]] = deque(maxlen=keep)
 
-    def wrote(self, ids: Iterable[str] | None, into: Iterable[str] | None = (), vectors: bool = True) -> None:
+    def wrote(
+        self, ids: Iterable[str] | None, into: Iterable[str] | None = (), vectors: bool = True,
+        patch: dict[str, Any] | None = None,
+    ) -> None:
         """``ids`` were written (``None``: unknown, a delete by filter); ``into``: the
         namespaces they may have joined (an upsert's; ``None``: any, e.g. a namespace set
         by ``set_payload``; empty: none, the points stayed where they were or left);
-        ``vectors``: their vectors may have changed."""
-        entry = None if ids is None else (frozenset(ids), None if into is None else frozenset(into), vectors)
+        ``vectors``: their vectors may have changed; ``patch``: the top-level payload keys
+        ``set_payload`` set, if every value is a plain JSON scalar (as the engine returns it)."""
+        entry = None if ids is None else (
+            frozenset(ids), None if into is None else frozenset(into), vectors, None if patch is None else dict(patch))
         with self._lock:
             self.seq += 1
             self._entries.append((self.seq, entry))
@@ -92,20 +98,38 @@ class WriteLog:
             return now, writes
 
 
-def concerning(snapshot: Snapshot, writes: list[Written]) -> tuple[set[str], bool]:
-    """The ids among ``writes`` that may change ``snapshot`` (those it holds, and those
-    written into its namespace or into any), and whether their vectors must be read too."""
+def concerning(
+    snapshot: Snapshot, writes: list[Written],
+) -> tuple[set[str], bool, list[tuple[list[str], dict[str, Any]]] | None]:
+    """The ids among ``writes`` (newest first) that may change ``snapshot`` (those it
+    holds, and those written into its namespace or into any), whether their vectors must
+    be read too, and, when every such write set plain payload keys of points it holds,
+    those patches oldest first (then nothing needs reading)."""
     out: set[str] = set()
     vectors = False
-    for ids, into, changed_vectors in writes:
+    patches: list[tuple[list[str], dict[str, Any]]] | None = []
+    for ids, into, changed_vectors, patch in writes:
         if into is None or snapshot.namespace in into:
-            mine: Iterable[str] = ids
+            mine: list[str] = list(ids)
         else:
             mine = [i for i in ids if i in snapshot.row]
         if mine:
             out.update(mine)
             vectors = vectors or changed_vectors
-    return out, vectors
+            if patches is not None and patch is not None and all(i in snapshot.row for i in mine):
+                patches.append((mine, patch))
+            else:
+                patches = None
+    return out, vectors, None if patches is None else patches[::-1]
+
+
+def _patched_points(snapshot: Snapshot, dirty: set[str], patches: list[tuple[list[str], dict[str, Any]]]) -> list[StoredPoint]:
+    """The ``dirty`` rows with ``patches`` applied as ``set_payload`` does (top-level keys)."""
+    payloads = {i: dict(snapshot.payloads[snapshot.row[i]]) for i in dirty}
+    for ids, patch in patches:
+        for i in ids:
+            payloads[i].update(patch)
+    return [StoredPoint(i, payload) for i, payload in payloads.items()]
 
 
 class Snapshots:
@@ -150,7 +174,7 @@ class Snapshots:
                     return None
         if snap is not None:
             seq, writes = self.log.since(snap.seq)
-            dirty, vectors = (None, True) if writes is None else concerning(snap, writes)
+            dirty, vectors, patches = (None, True, None) if writes is None else concerning(snap, writes)
             if dirty is not None and not dirty:
                 if seq != snap.seq:
                     snap = snap.at(seq)  # nothing of it changed: later reads skip these writes
@@ -159,7 +183,8 @@ class Snapshots:
                             self._held[namespace] = snap
                 return snap
             if dirty is not None and len(dirty) <= max(64, len(snap.ids) // 4):
-                fresh: Snapshot | None = snap.patched(seq, read_ids(sorted(dirty), vectors), dirty, vectors)
+                points = _patched_points(snap, dirty, patches) if patches is not None else read_ids(sorted(dirty), vectors)
+                fresh: Snapshot | None = snap.patched(seq, points, dirty, vectors and patches is None)
             else:
                 fresh = self._read(namespace, read_all, dim)
         else:

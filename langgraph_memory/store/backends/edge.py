@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import threading
 import uuid
@@ -266,13 +267,17 @@ class EdgeBackend:
         self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), [p.id for p in points],
                      {p.payload.get("namespace") for p in points})
 
-    def _update(self, operation: Any, ids: Sequence[str] | None, into: Any = (), vectors: bool = True) -> None:
+    def _update(
+        self, operation: Any, ids: Sequence[str] | None, into: Any = (), vectors: bool = True, patch: Any = None,
+    ) -> None:
         """One write; what it touched (:meth:`._snapshots.WriteLog.wrote`) is logged for the
-        snapshots once it returns, or fails (it may have been applied in part)."""
+        snapshots once it returns, or fails (it may have been applied in part: then as unknown)."""
+        done = False
         try:
             self.shard.update(operation)
+            done = True
         finally:
-            self._snapshots.log.wrote(ids, into, vectors)
+            self._snapshots.log.wrote(ids, into, vectors, patch if done else None)
 
     @_engine_call
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
@@ -384,8 +389,10 @@ class EdgeBackend:
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
             moved = "namespace" in payload  # points may join another namespace: read them whole
+            plain = not moved and all(v is None or isinstance(v, (bool, int, str)) or (
+                isinstance(v, float) and math.isfinite(v)) for v in payload.values())
             self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload), ids,
-                         None if moved else (), moved)
+                         None if moved else (), moved, payload if plain else None)
 
     @_engine_call
     def delete(self, ids: Sequence[str]) -> None:
