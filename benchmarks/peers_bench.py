@@ -19,6 +19,10 @@ observation facts, embedded once with the offline MiniLM (cached in ``--vectors`
 * ``numpy``: brute-force top 20 of the user's vectors (a float32 matrix product and an
   ``argpartition``): the floor under any exact retrieval.
 
+``--access``: after each pre-hook call, untimed, the injected memories' access is recorded
+as the post-hook records it (``record_access(injected=True)``, a payload write), so each
+turn reads a namespace written since its last turn, as in an app.
+
 **BaseStore face** (``--face-items`` items over 100 namespaces, no index): ``put``, ``get``,
 ``search`` (one namespace, no query, limit 10), ``list_namespaces`` and ``delete`` on our
 ``QdrantStore`` (Qdrant Edge), ``InMemoryStore`` and ``SqliteStore`` (in a temporary file).
@@ -73,9 +77,12 @@ except ImportError:  # pragma: no cover - optional
     _pysqlite3_connect = None
 
 
-def alternated(ops: dict[str, Callable[[int], Any]], calls: int, warmup: int = 5) -> dict[str, float]:
-    """Median seconds of each ``op(i)``, the systems alternated call by call."""
+def alternated(ops: dict[str, Callable[[int], Any]], calls: int, warmup: int = 5,
+               after: dict[str, Callable[[Any], Any]] | None = None) -> dict[str, float]:
+    """Median seconds of each ``op(i)``, the systems alternated call by call; ``after[name]``
+    runs on an op's result outside the timing (what an app does between two turns)."""
     names = list(ops)
+    after = after or {}
     for i in range(warmup):
         for name in names:
             ops[name](i)
@@ -84,8 +91,10 @@ def alternated(ops: dict[str, Callable[[int], Any]], calls: int, warmup: int = 5
         k = i % len(names)
         for name in names[k:] + names[:k]:
             t0 = time.perf_counter()
-            ops[name](i)
+            result = ops[name](i)
             samples[name].append(time.perf_counter() - t0)
+            if name in after:
+                after[name](result)
     return {n: statistics.median(s) for n, s in samples.items()}
 
 
@@ -108,7 +117,7 @@ def vectors(texts: list[str], cache_path: str) -> CachedEmbeddings:
 
 
 def retrieval(items: list[dict[str, Any]], questions: list[str], cached: CachedEmbeddings, size: int,
-              users: int, calls: int, tmp: Path) -> dict[str, float]:
+              users: int, calls: int, tmp: Path, access: bool = False) -> dict[str, float]:
     from langgraph.store.base import PutOp
     from langgraph.store.memory import InMemoryStore
     from langgraph.store.sqlite import SqliteStore
@@ -159,8 +168,14 @@ def retrieval(items: list[dict[str, Any]], questions: list[str], cached: CachedE
     if sqlite is not None:
         ops["sqlite-vec"] = lambda i: sqlite.search(namespaces[user(i)], query=questions[i % len(questions)],
                                                     limit=TOP_K)
+    after: dict[str, Callable[[Any], Any]] = {}
+    if access:
+        # As the post-hook does after each turn: the injected memories' access counts and
+        # vitality are written, so the next turn on that namespace reads after a write.
+        after["prehook"] = lambda injection: injection.chosen and ours.record_access(
+            [c.memory.id for c in injection.chosen], namespace=injection.chosen[0].memory.namespace, injected=True)
     try:
-        return alternated(ops, calls)
+        return alternated(ops, calls, after=after)
     finally:
         ours.close()
         if conn is not None:
@@ -214,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--face-items", type=int, default=2000, help="0: skip the BaseStore face")
     parser.add_argument("--skip-retrieval", action="store_true")
+    parser.add_argument("--access", action="store_true",
+                        help="after each pre-hook call, record its memories' access as the post-hook does (untimed)")
     parser.add_argument("--vectors", default=str(Path(tempfile.gettempdir()) / "lgm-peers-vectors.npz"))
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -233,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
                   " prehook / numpy |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
             for size in args.sizes:
                 users = max(1, min(args.users, args.max_memories // size))
-                m = retrieval(items, questions, cached, size, users, args.calls, Path(tmp))
+                m = retrieval(items, questions, cached, size, users, args.calls, Path(tmp), args.access)
                 sq = m.get("sqlite-vec", float("nan"))
                 print(f"| {size:,} | {users} | {m['prehook'] * 1e3:.2f} | {sq * 1e3:.2f} | {m['inmemory'] * 1e3:.2f} | "
                       f"{m['numpy'] * 1e3:.3f} | {m['prehook'] / sq:.2f}× | {m['prehook'] / m['numpy']:.0f}× |",

@@ -171,9 +171,8 @@ USER = ("memories", "snap-user")
 
 @pytest.fixture
 def edge_store(tmp_path, fake_embeddings):
-    store = MemoryStore.open(tmp_path / "store", embeddings=fake_embeddings)
-    yield store
-    store.close()
+    with MemoryStore.open(tmp_path / "store", embeddings=fake_embeddings) as store:
+        yield store
 
 
 def _chosen(store, text: str, namespace=USER) -> list[str]:

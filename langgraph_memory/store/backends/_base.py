@@ -6,6 +6,7 @@ translates them into its engine's own models. Nothing here imports an engine.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
@@ -26,6 +27,18 @@ HNSW_EF_CONSTRUCT = 100
 FULL_SCAN_KB = 10_000
 KEYWORD_FIELDS = ("kind", "memory_type", "category", "subjects", "status", "ns_prefixes", "item_of")
 FLOAT_FIELDS = ("importance", "created_at", "updated_at", "expires_at")
+
+
+def env_count(name: str, default: int, least: int, unit: str) -> int:
+    """A whole number from ``$name`` (unset or empty: ``default``), at least ``least``."""
+    raw = os.environ.get(name, "").strip() or str(default)
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"${name} must be a whole number of {unit}, not {raw!r}") from None
+    if value < least:
+        raise ValueError(f"${name} must be at least {least}, not {value}")
+    return value
 
 
 @dataclass

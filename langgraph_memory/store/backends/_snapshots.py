@@ -17,14 +17,13 @@ from any thread. Qdrant Edge holds its directory exclusively: no other process w
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict, deque
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, Query, StoredPoint, Where
+from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, Query, StoredPoint, Where, env_count
 from langgraph_memory.store.backends._snapshot import Snapshot
 
 
@@ -40,14 +39,7 @@ LOG_KEEP = 4_096
 def snapshot_points() -> int:
     """Namespaces of at most this many points are read once and served from memory:
     ``$LANGGRAPH_MEMORY_SNAPSHOT_POINTS``, default 2,000; 0 turns snapshots off."""
-    raw = os.environ.get(SNAPSHOT_POINTS_ENV, "").strip() or str(DEFAULT_SNAPSHOT_POINTS)
-    try:
-        points = int(raw)
-    except ValueError:
-        raise ValueError(f"${SNAPSHOT_POINTS_ENV} must be a whole number of points, not {raw!r}") from None
-    if points < 0:
-        raise ValueError(f"${SNAPSHOT_POINTS_ENV} must be 0 or more, not {points}")
-    return points
+    return env_count(SNAPSHOT_POINTS_ENV, DEFAULT_SNAPSHOT_POINTS, 0, "points")
 
 
 Written = tuple[frozenset[str], "frozenset[str] | None", bool, "dict[str, Any] | None"]

@@ -29,6 +29,7 @@ from langgraph_memory.store.backends._base import (
     SparseQuery,
     StoredPoint,
     Where,
+    env_count,
     translate,
     vectors_wanted,
 )
@@ -53,14 +54,7 @@ def search_threads() -> int:
     sharing one store ran as many pre-hooks and searches a second either way (Python, not
     the engine, is what they queue for). Raise it for large namespaces on many cores,
     where a shard holds more segments."""
-    raw = os.environ.get(SEARCH_THREADS_ENV, "").strip() or "1"  # set but empty: the default
-    try:
-        threads = int(raw)
-    except ValueError:
-        raise ValueError(f"${SEARCH_THREADS_ENV} must be a whole number of threads, not {raw!r}") from None
-    if threads < 1:
-        raise ValueError(f"${SEARCH_THREADS_ENV} must be at least 1, not {threads}")
-    return threads
+    return env_count(SEARCH_THREADS_ENV, 1, 1, "threads")
 
 
 def _side_name(name: str) -> str:
