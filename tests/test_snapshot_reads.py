@@ -312,3 +312,22 @@ def test_the_prehook_chooses_the_same_with_and_without_snapshots(tmp_path, embed
         assert decisions() == engine
     finally:
         store.close()
+
+
+@given(st.uuids())
+def test_engine_ids_read_as_their_canonical_string(point_id):
+    from langgraph_memory.store.backends._base import id_string
+
+    assert id_string(point_id) == str(point_id) == id_string(point_id)
+
+
+@pytest.mark.parametrize("raw, expected", [("", 2_000), (" 0 ", 0), ("500", 500), ("x", None), ("-1", None)])
+def test_the_snapshot_cap_comes_from_the_environment_or_is_refused_clearly(monkeypatch, raw, expected):
+    from langgraph_memory.store.backends._snapshots import SNAPSHOT_POINTS_ENV, Snapshots
+
+    monkeypatch.setenv(SNAPSHOT_POINTS_ENV, raw)
+    if expected is None:
+        with pytest.raises(ValueError, match=SNAPSHOT_POINTS_ENV):
+            Snapshots()
+    else:
+        assert Snapshots().max_points == expected

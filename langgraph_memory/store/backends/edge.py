@@ -30,6 +30,7 @@ from langgraph_memory.store.backends._base import (
     StoredPoint,
     Where,
     env_count,
+    id_string,
     translate,
     vectors_wanted,
 )
@@ -113,23 +114,6 @@ def to_filter(where: Where) -> qe.Filter:
     return translate(where, _EdgeDialect())
 
 
-_ID_STRINGS: dict[int, str] = {}
-_ID_STRINGS_MAX = 50_000
-
-
-def _id_string(point_id: Any) -> str:
-    """A point id as a string: ``str(uuid.UUID)`` costs ~1 µs a hit, and a turn reads ~60
-    candidates, mostly the same memories turn after turn."""
-    if not isinstance(point_id, uuid.UUID):
-        return str(point_id)
-    found = _ID_STRINGS.get(point_id.int)
-    if found is None:
-        if len(_ID_STRINGS) >= _ID_STRINGS_MAX:
-            _ID_STRINGS.clear()
-        found = _ID_STRINGS[point_id.int] = str(point_id)
-    return found
-
-
 def _point(record: Any, with_vectors: bool) -> StoredPoint:
     dense = sparse = None
     # Each attribute read converts the engine's record anew (the vectors: ~10 µs): read once.
@@ -142,7 +126,7 @@ def _point(record: Any, with_vectors: bool) -> StoredPoint:
         if sv is not None:
             sparse = (list(sv.indices), list(sv.values))
     payload = record.payload
-    return StoredPoint(id=_id_string(record.id), payload=payload if isinstance(payload, dict) else dict(payload or {}),
+    return StoredPoint(id=id_string(record.id), payload=payload if isinstance(payload, dict) else dict(payload or {}),
                        dense=dense, sparse=sparse)
 
 
@@ -340,7 +324,7 @@ class EdgeBackend:
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
         return [
             # A candidate list (no payload, no vector) needs the id and score only.
-            [Hit(StoredPoint(_id_string(r.id), {}), float(r.score)) for r in rows]
+            [Hit(StoredPoint(id_string(r.id), {}), float(r.score)) for r in rows]
             if q.payload is False and not q.with_vectors and not isinstance(q, FetchQuery) else
             [Hit(_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in rows]
             for q, rows in zip(queries, results)
