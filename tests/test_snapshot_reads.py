@@ -331,3 +331,34 @@ def test_the_snapshot_cap_comes_from_the_environment_or_is_refused_clearly(monke
             Snapshots()
     else:
         assert Snapshots().max_points == expected
+
+
+def test_busy_snapshots_are_not_dropped_for_another_namespace(edge_store):
+    store = edge_store
+    snapshots = store._backend._snapshots
+    snapshots.max_points = 4  # room for 40 points: ten namespaces of four
+    users = [("memories", f"busy-{u}") for u in range(11)]
+    for ns in users:
+        store.remember_many([{"content": f"{ns[1]} note {i}"} for i in range(4)], namespace=ns, dedup=False)
+    for ns in users:
+        for _ in range(2):
+            _chosen(store, f"{ns[1]} note 1", namespace=ns)
+    held = _held(store)
+    # The first ten were read whole and are still in use: the eleventh reads the engine.
+    assert held == {namespace_key(ns) for ns in users[:10]}
+    assert _chosen(store, f"{users[10][1]} note 1", namespace=users[10])  # and still finds its memories
+
+
+def test_idle_snapshots_make_room_for_a_busy_namespace(edge_store, monkeypatch):
+    from langgraph_memory.store.backends import _snapshots
+
+    monkeypatch.setattr(_snapshots, "RECENT_S", 0.0)  # every snapshot counts as idle
+    store = edge_store
+    store._backend._snapshots.max_points = 4
+    users = [("memories", f"idle-{u}") for u in range(11)]
+    for ns in users:
+        store.remember_many([{"content": f"{ns[1]} note {i}"} for i in range(4)], namespace=ns, dedup=False)
+        for _ in range(2):
+            _chosen(store, f"{ns[1]} note 1", namespace=ns)
+    held = _held(store)
+    assert namespace_key(users[10]) in held and namespace_key(users[0]) not in held and len(held) == 10

@@ -18,6 +18,7 @@ from any thread. Qdrant Edge holds its directory exclusively: no other process w
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict, deque
 from typing import Any, Callable, Iterable, Sequence
 
@@ -32,6 +33,10 @@ DEFAULT_SNAPSHOT_POINTS = 2_000
 BUDGET_FACTOR = 10
 """All snapshots together hold at most this many namespaces' worth of the per-namespace cap."""
 READS_BEFORE_SNAPSHOT = 2
+RECENT_S = 60.0
+"""A snapshot used this recently is not dropped to make room for another: with more busy
+namespaces than the budget holds, the others read the engine rather than take turns
+being read whole."""
 """A namespace read once (one search, one store call) is not worth reading whole."""
 LOG_KEEP = 4_096
 
@@ -135,10 +140,13 @@ class Snapshots:
         self._reads: dict[str, int] = {}
         """Reads of a namespace without a snapshot, or the log's seq when it was counted too large."""
         self._large: dict[str, int] = {}
+        self._used: dict[str, float] = {}
+        """When each held snapshot was last used (``time.monotonic``)."""
 
     def clear(self) -> None:
         with self._lock:
             self._held.clear()
+            self._used.clear()
             self._reads.clear()
             self._large.clear()
 
@@ -156,13 +164,14 @@ class Snapshots:
             snap = self._held.get(namespace)
             if snap is not None:
                 self._held.move_to_end(namespace)
+                self._used[namespace] = time.monotonic()
             elif not searched or self._large.get(namespace) == self.log.seq:
                 return None
             else:
                 self._reads[namespace] = reads = self._reads.get(namespace, 0) + 1
                 if len(self._reads) > 100_000:
                     self._reads.clear()
-                if reads < READS_BEFORE_SNAPSHOT:
+                if reads < READS_BEFORE_SNAPSHOT or self._full_of_recent():
                     return None
         if snap is not None:
             seq, writes = self.log.since(snap.seq)
@@ -189,10 +198,20 @@ class Snapshots:
             if held is None or held.seq <= fresh.seq:
                 self._held[namespace] = fresh
                 self._held.move_to_end(namespace)
-            budget = self.max_points * BUDGET_FACTOR
-            while sum(len(s.ids) for s in self._held.values()) > budget and len(self._held) > 1:
-                self._held.popitem(last=False)
+            self._used[namespace] = time.monotonic()
+            while sum(len(s.ids) for s in self._held.values()) > self.max_points * BUDGET_FACTOR \
+                    and len(self._held) > 1:
+                dropped, _ = self._held.popitem(last=False)
+                self._used.pop(dropped, None)
+                self._reads.pop(dropped, None)  # searched twice again before it is read whole again
         return fresh
+
+    def _full_of_recent(self) -> bool:
+        """Whether reading another namespace would drop a snapshot used within :data:`RECENT_S`."""
+        if sum(len(s.ids) for s in self._held.values()) + self.max_points <= self.max_points * BUDGET_FACTOR:
+            return False
+        oldest = next(iter(self._held), None)
+        return oldest is not None and time.monotonic() - self._used.get(oldest, 0.0) < RECENT_S
 
     def _read(
         self, namespace: str, read_all: Callable[[str, int], list[StoredPoint] | None], dim: int,
