@@ -362,3 +362,16 @@ def test_idle_snapshots_make_room_for_a_busy_namespace(edge_store, monkeypatch):
             _chosen(store, f"{ns[1]} note 1", namespace=ns)
     held = _held(store)
     assert namespace_key(users[10]) in held and namespace_key(users[0]) not in held and len(held) == 10
+
+
+def test_a_larger_namespace_is_read_whole_only_after_as_many_searches_as_its_hundreds(edge_store, monkeypatch):
+    from langgraph_memory.store.backends import _snapshots
+
+    monkeypatch.setattr(_snapshots, "POINTS_PER_SEARCH", 2)  # 7 points: read whole at the 4th search
+    store = edge_store
+    store.remember_many([{"content": f"paced note {i}"} for i in range(7)], namespace=USER, dedup=False)
+    held = []
+    for _ in range(4):
+        assert "paced note 3" in _chosen(store, "paced note 3")
+        held.append(namespace_key(USER) in _held(store))
+    assert held == [False, False, False, True]

@@ -90,11 +90,9 @@ class Snapshot:
     def of(cls, namespace: str, seq: int, points: Sequence[StoredPoint], dim: int) -> "Snapshot":
         points = sorted(points, key=lambda p: p.id)
         vectors = np.zeros((len(points), dim), dtype=np.float32)
-        has_dense = np.zeros(len(points), dtype=bool)
-        for r, p in enumerate(points):
-            if p.dense is not None and len(p.dense) == dim:
-                vectors[r] = p.dense
-                has_dense[r] = True
+        has_dense = np.array([p.dense is not None and len(p.dense) == dim for p in points], dtype=bool)
+        if has_dense.any():  # one conversion of every vector, not one a row
+            vectors[has_dense] = np.array([p.dense for p, ok in zip(points, has_dense) if ok], dtype=np.float32)
         # Memories are built when first read (~25 µs each), not all with the read: a 1k
         # namespace read whole took ~70 ms with them, ~30 ms without, and a turn reads ~20.
         return cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense,

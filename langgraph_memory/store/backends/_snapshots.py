@@ -33,6 +33,12 @@ DEFAULT_SNAPSHOT_POINTS = 2_000
 BUDGET_FACTOR = 10
 """All snapshots together hold at most this many namespaces' worth of the per-namespace cap."""
 READS_BEFORE_SNAPSHOT = 2
+POINTS_PER_SEARCH = 100
+"""A namespace is read whole once it has been searched once per this many of its points
+(and at least :data:`READS_BEFORE_SNAPSHOT` times): reading it costs about as much as
+that many turns through the engine (1k memories: ~40 ms, ~10 turns), so a conversation
+that stops right after the read has paid at most about twice what the engine would have
+cost, and a longer one wins."""
 RECENT_S = 60.0
 """A snapshot used this recently is not dropped to make room for another: with more busy
 namespaces than the budget holds, the others read the engine rather than take turns
@@ -142,22 +148,27 @@ class Snapshots:
         self._large: dict[str, int] = {}
         self._used: dict[str, float] = {}
         """When each held snapshot was last used (``time.monotonic``)."""
+        self._sizes: dict[str, int] = {}
+        """How many points a namespace held when first counted (to pace its whole read)."""
 
     def clear(self) -> None:
         with self._lock:
             self._held.clear()
             self._used.clear()
+            self._sizes.clear()
             self._reads.clear()
             self._large.clear()
 
     def get(
         self, namespace: str, read_all: Callable[[str, int], list[StoredPoint] | None],
         read_ids: Callable[[list[str], bool], list[StoredPoint]], dim: int, searched: bool = True,
+        count: Callable[[str], int] = lambda namespace: 0,
     ) -> Snapshot | None:
         """The snapshot of ``namespace``, brought up to date; ``None`` when it is not worth
         one. ``read_all(namespace, at_most)``: its points with their dense vectors, ``None``
         past ``at_most``; ``read_ids(ids, with_vectors)``: those points that still exist.
-        ``searched``: this read searches the namespace (it counts towards reading it whole)."""
+        ``searched``: this read searches the namespace (it counts towards reading it whole);
+        ``count``: how many points it holds (it paces the whole read, :data:`POINTS_PER_SEARCH`)."""
         if not self.max_points:
             return None
         with self._lock:
@@ -173,6 +184,20 @@ class Snapshots:
                     self._reads.clear()
                 if reads < READS_BEFORE_SNAPSHOT or self._full_of_recent():
                     return None
+                size = self._sizes.get(namespace)
+        if snap is None:
+            if size is None:
+                size = count(namespace)
+                with self._lock:
+                    if len(self._sizes) > 100_000:
+                        self._sizes.clear()
+                    self._sizes[namespace] = size
+            if size > self.max_points:
+                with self._lock:
+                    self._large[namespace] = self.log.seq
+                return None
+            if reads < -(-size // POINTS_PER_SEARCH):
+                return None
         if snap is not None:
             seq, writes = self.log.since(snap.seq)
             dirty, vectors, patches = (None, True, None) if writes is None else concerning(snap, writes)
@@ -203,7 +228,7 @@ class Snapshots:
                     and len(self._held) > 1:
                 dropped, _ = self._held.popitem(last=False)
                 self._used.pop(dropped, None)
-                self._reads.pop(dropped, None)  # searched twice again before it is read whole again
+                self._reads.pop(dropped, None)  # searched again as often before it is read whole again
         return fresh
 
     def _full_of_recent(self) -> bool:

@@ -275,7 +275,11 @@ class EdgeBackend:
         return answer_batch(self._snapshots, queries, self._snapshot, self._engine_batch)
 
     def _snapshot(self, namespace: str, searched: bool) -> Snapshot | None:
-        return self._snapshots.get(namespace, self._read_namespace, self.retrieve_dense, self._dim, searched)
+        return self._snapshots.get(namespace, self._read_namespace, self.retrieve_dense, self._dim, searched,
+                                   self._count_namespace)
+
+    def _count_namespace(self, namespace: str) -> int:
+        return self.shard.count(qe.CountRequest(exact=True, filter=to_filter(Where(namespace=namespace, status=None))))
 
     def retrieve_dense(self, ids: Sequence[str], with_vectors: bool) -> list[StoredPoint]:
         """The points among ``ids`` that exist, with their dense vector only if asked."""
