@@ -375,3 +375,54 @@ def test_a_larger_namespace_is_read_whole_only_after_as_many_searches_as_its_hun
         assert "paced note 3" in _chosen(store, "paced note 3")
         held.append(namespace_key(USER) in _held(store))
     assert held == [False, False, False, True]
+
+
+write_ops = st.lists(st.one_of(
+    st.tuples(st.just("insert"), st.sampled_from(["mine", "other"]), payloads),
+    st.tuples(st.just("set"), st.integers(0, 30), st.fixed_dictionaries(
+        {}, optional={"importance": st.sampled_from([0.1, 0.9]), "status": st.sampled_from(["live", "archived"]),
+                      "subjects": st.lists(st.sampled_from(["ann", "bob"]), max_size=2)})),
+    st.tuples(st.just("move"), st.integers(0, 30), st.sampled_from(["mine", "other"])),
+    st.tuples(st.just("delete"), st.integers(0, 30), st.none()),
+    st.tuples(st.just("erase_archived"), st.none(), st.none()),
+), min_size=1, max_size=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=write_ops, where=wheres)
+def test_after_any_writes_a_snapshot_answers_as_the_engine(engine, ops, where):
+    """Inserts into this namespace or another, payload changes (plain values are applied
+    without a read, lists are re-read), moves between namespaces, deletes by id and by
+    filter, in any order: the snapshot, brought up to date, keeps what the engine keeps."""
+    namespace, stored = _load(engine, [{"status": "live"}, {"status": "archived", "subjects": ["ann"]}])
+    names = {"mine": namespace, "other": f"{namespace}-other"}
+    ids = [p.id for p in stored]
+    snapshots = engine._snapshots
+    get = lambda: snapshots.get(namespace, engine._read_namespace, engine.retrieve_dense, DIM,  # noqa: E731
+                                count=engine._count_namespace)
+    get(), get()  # searched twice: read whole
+    where = Where(**{**where.__dict__, "namespace": namespace})
+    rng = np.random.default_rng(len(ops))
+    for op, arg, value in ops:
+        if op == "insert":
+            new = str(uuid.uuid4())
+            payload = {k: v for k, v in value.items() if v is not absent}
+            engine.upsert([StoredPoint(new, {**payload, "namespace": names[arg], "content": "x"},
+                                       rng.normal(size=DIM).tolist())])
+            ids.append(new)
+        elif op in ("set", "move"):
+            try:  # the engine refuses a point deleted before: the write is logged all the same
+                engine.set_payload([ids[arg % len(ids)]], value if op == "set" else {"namespace": names[value]})
+            except Exception as exc:
+                assert "No point" in str(exc)
+        elif op == "delete":
+            engine.delete([ids[arg % len(ids)]])
+        else:
+            engine.delete_where(Where(namespace=namespace, status="archived"))
+        snapshot = get()
+        assert snapshot is not None
+        [expected] = engine.query_batch([FetchQuery(where, 100)])
+        assert [h.point.id for h in snapshot.answer(FetchQuery(where, 100), {})] == [h.point.id for h in expected]
+        [near] = engine.query_batch([DenseQuery([1.0] * DIM, where, 5, payload=False)])
+        local = snapshot.answer(DenseQuery([1.0] * DIM, where, 5, payload=False), {})
+        assert [h.point.id for h in local] == [h.point.id for h in near]
