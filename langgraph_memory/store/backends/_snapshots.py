@@ -144,8 +144,10 @@ class Snapshots:
         self._lock = threading.Lock()
         self._held: OrderedDict[str, Snapshot] = OrderedDict()
         self._reads: dict[str, int] = {}
-        """Reads of a namespace without a snapshot, or the log's seq when it was counted too large."""
+        """Searches of each namespace that has no snapshot."""
         self._large: dict[str, int] = {}
+        """The log's sequence number when a namespace was counted past the cap: counted again
+        only after a write."""
         self._used: dict[str, float] = {}
         """When each held snapshot was last used (``time.monotonic``)."""
         self._sizes: dict[str, int] = {}
@@ -195,6 +197,7 @@ class Snapshots:
             if size > self.max_points:
                 with self._lock:
                     self._large[namespace] = self.log.seq
+                    self._sizes.pop(namespace, None)  # counted again after a write: it may shrink
                 return None
             if reads < -(-size // POINTS_PER_SEARCH):
                 return None
@@ -228,6 +231,7 @@ class Snapshots:
                     and len(self._held) > 1:
                 dropped, _ = self._held.popitem(last=False)
                 self._used.pop(dropped, None)
+                self._sizes.pop(dropped, None)
                 self._reads.pop(dropped, None)  # searched again as often before it is read whole again
         return fresh
 
