@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections import Counter, OrderedDict
+from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
-import numpy as np
 from typing_extensions import NotRequired, TypedDict
 
 from langgraph_memory.agent._reasons import similar_reason
 from langgraph_memory.agent._render import render_line, render_memories
-from langgraph_memory.agent._rows import VectorRows
+from langgraph_memory.agent._rows import VectorCache, VectorRows
 from langgraph_memory.store.records import Memory, Namespace, namespace_key
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
 from langgraph_memory.store._search import (
@@ -201,38 +200,6 @@ class Injection:
         if not self.dropped:
             return "nothing left out"
         return "; ".join(f"{n} {DROP_REASONS.get(key, key)}" for key, n in self.dropped.most_common())
-
-
-class VectorCache:
-    """Dense vectors and creation days by memory id. A memory's vector never changes, so
-    the semantic buffer costs no storage round trip once its memories have been seen."""
-
-    def __init__(self, size: int = 10_000) -> None:
-        self._data: OrderedDict[str, tuple[np.ndarray, int | None]] = OrderedDict()
-        self.size = size
-
-    def get(self, key: str) -> np.ndarray | None:
-        entry = self._data.get(key)
-        if entry is None:
-            return None
-        self._data.move_to_end(key)
-        return entry[0]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._data
-
-    def day(self, key: str) -> int | None:
-        """The memory's creation day (a date ordinal), when it was given."""
-        entry = self._data.get(key)
-        return None if entry is None else entry[1]
-
-    def put(self, key: str, vector: Sequence[float] | None, day: int | None = None) -> None:
-        if vector is None:
-            return
-        self._data[key] = (np.asarray(vector, dtype=np.float32), day)
-        self._data.move_to_end(key)
-        while len(self._data) > self.size:
-            self._data.popitem(last=False)
 
 
 def estimate_tokens(text: str) -> int:
