@@ -4,9 +4,10 @@ One process, systems alternated call by call (the order rotating), medians; the 
 is shared and noisy, so read the ratios, not the milliseconds::
 
     python benchmarks/peers_bench.py --data ../shared/bench/locomo/locomo_dev.json
-    python benchmarks/peers_bench.py --sizes 100 1000 --users 9 --calls 200 --face-items 2000
+    python benchmarks/peers_bench.py --sizes 100 1000 10000 --users 9 --calls 200 --face-items 2000
 
-**Retrieval** (``--sizes``: memories per user, ``--users`` users): LoCoMo's turns and
+**Retrieval** (``--sizes``: memories per user, ``--users`` users, fewer where ``--users``
+times the size passes ``--max-memories``, so the 10k row loads 30k memories): LoCoMo's turns and
 observation facts, embedded once with the offline MiniLM (cached in ``--vectors``, an
 ``.npz``; the embedding is never timed), LoCoMo's questions as queries:
 
@@ -17,6 +18,10 @@ observation facts, embedded once with the offline MiniLM (cached in ``--vectors`
 * ``inmemory``: LangGraph's ``InMemoryStore``, ``search(limit=20)``, same lookup embedder;
 * ``numpy``: brute-force top 20 of the user's vectors (a float32 matrix product and an
   ``argpartition``): the floor under any exact retrieval.
+
+``--access``: after each pre-hook call, untimed, the injected memories' access is recorded
+as the post-hook records it (``record_access(injected=True)``, a payload write), so each
+turn reads a namespace written since its last turn, as in an app.
 
 **BaseStore face** (``--face-items`` items over 100 namespaces, no index): ``put``, ``get``,
 ``search`` (one namespace, no query, limit 10), ``list_namespaces`` and ``delete`` on our
@@ -72,9 +77,12 @@ except ImportError:  # pragma: no cover - optional
     _pysqlite3_connect = None
 
 
-def alternated(ops: dict[str, Callable[[int], Any]], calls: int, warmup: int = 5) -> dict[str, float]:
-    """Median seconds of each ``op(i)``, the systems alternated call by call."""
+def alternated(ops: dict[str, Callable[[int], Any]], calls: int, warmup: int = 5,
+               after: dict[str, Callable[[Any], Any]] | None = None) -> dict[str, float]:
+    """Median seconds of each ``op(i)``, the systems alternated call by call; ``after[name]``
+    runs on an op's result outside the timing (what an app does between two turns)."""
     names = list(ops)
+    after = after or {}
     for i in range(warmup):
         for name in names:
             ops[name](i)
@@ -83,8 +91,10 @@ def alternated(ops: dict[str, Callable[[int], Any]], calls: int, warmup: int = 5
         k = i % len(names)
         for name in names[k:] + names[:k]:
             t0 = time.perf_counter()
-            ops[name](i)
+            result = ops[name](i)
             samples[name].append(time.perf_counter() - t0)
+            if name in after:
+                after[name](result)
     return {n: statistics.median(s) for n, s in samples.items()}
 
 
@@ -107,7 +117,7 @@ def vectors(texts: list[str], cache_path: str) -> CachedEmbeddings:
 
 
 def retrieval(items: list[dict[str, Any]], questions: list[str], cached: CachedEmbeddings, size: int,
-              users: int, calls: int, tmp: Path) -> dict[str, float]:
+              users: int, calls: int, tmp: Path, access: bool = False) -> dict[str, float]:
     from langgraph.store.base import PutOp
     from langgraph.store.memory import InMemoryStore
     from langgraph.store.sqlite import SqliteStore
@@ -158,8 +168,14 @@ def retrieval(items: list[dict[str, Any]], questions: list[str], cached: CachedE
     if sqlite is not None:
         ops["sqlite-vec"] = lambda i: sqlite.search(namespaces[user(i)], query=questions[i % len(questions)],
                                                     limit=TOP_K)
+    after: dict[str, Callable[[Any], Any]] = {}
+    if access:
+        # As the post-hook does after each turn: the injected memories' access counts and
+        # vitality are written, so the next turn on that namespace reads after a write.
+        after["prehook"] = lambda injection: injection.chosen and ours.record_access(
+            [c.memory.id for c in injection.chosen], namespace=injection.chosen[0].memory.namespace, injected=True)
     try:
-        return alternated(ops, calls)
+        return alternated(ops, calls, after=after)
     finally:
         ours.close()
         if conn is not None:
@@ -206,11 +222,16 @@ def face(items: int, calls: int, tmp: Path) -> dict[str, dict[str, float]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(DEFAULT_DATA))
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000], help="memories per user")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000],
+                        help="memories per user (10000: ~2.5 min more)")
     parser.add_argument("--users", type=int, default=9)
+    parser.add_argument("--max-memories", type=int, default=30_000,
+                        help="memories per size at most: fewer users for a large size")
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--face-items", type=int, default=2000, help="0: skip the BaseStore face")
     parser.add_argument("--skip-retrieval", action="store_true")
+    parser.add_argument("--access", action="store_true",
+                        help="after each pre-hook call, record its memories' access as the post-hook does (untimed)")
     parser.add_argument("--vectors", default=str(Path(tempfile.gettempdir()) / "lgm-peers-vectors.npz"))
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -225,13 +246,14 @@ def main(argv: list[str] | None = None) -> int:
 
             items, questions = latency._data(args.data)
             cached = vectors(list(dict.fromkeys([it["content"] for it in items] + questions)), args.vectors)
-            print(f"\nretrieval, {args.users} users, {args.calls} calls each, medians (ms); ratio to sqlite-vec\n")
-            print("| per user | prehook | sqlite-vec | inmemory | numpy top-20 | prehook / sqlite-vec |"
-                  " prehook / numpy |\n| --- | --- | --- | --- | --- | --- | --- |")
+            print(f"\nretrieval, {args.calls} calls each, medians (ms); ratio to sqlite-vec\n")
+            print("| per user | users | prehook | sqlite-vec | inmemory | numpy top-20 | prehook / sqlite-vec |"
+                  " prehook / numpy |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
             for size in args.sizes:
-                m = retrieval(items, questions, cached, size, args.users, args.calls, Path(tmp))
+                users = max(1, min(args.users, args.max_memories // size))
+                m = retrieval(items, questions, cached, size, users, args.calls, Path(tmp), args.access)
                 sq = m.get("sqlite-vec", float("nan"))
-                print(f"| {size:,} | {m['prehook'] * 1e3:.2f} | {sq * 1e3:.2f} | {m['inmemory'] * 1e3:.2f} | "
+                print(f"| {size:,} | {users} | {m['prehook'] * 1e3:.2f} | {sq * 1e3:.2f} | {m['inmemory'] * 1e3:.2f} | "
                       f"{m['numpy'] * 1e3:.3f} | {m['prehook'] / sq:.2f}× | {m['prehook'] / m['numpy']:.0f}× |",
                       flush=True)
         if args.face_items:

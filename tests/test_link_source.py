@@ -93,9 +93,9 @@ def test_no_engine_round_more_when_no_hit_has_links(store):
     calls = []
     real = store._backend.query_batch
 
-    def counting(queries):
+    def counting(queries, **options):
         calls.append(len(queries))
-        return real(queries)
+        return real(queries, **options)
 
     store._backend.query_batch = counting
     try:

@@ -28,9 +28,9 @@ class CountingBackend:
         self.calls: list[tuple[str, int]] = []
         self.after_first_batch = after_first_batch
 
-    def query_batch(self, queries):
+    def query_batch(self, queries, **options):
         self.calls.append(("query_batch", len(queries)))
-        results = self.inner.query_batch(queries)
+        results = self.inner.query_batch(queries, **options)
         if self.after_first_batch is not None and len(self.calls) == 1:
             self.after_first_batch()
         return results
@@ -102,9 +102,9 @@ def test_on_a_server_the_metadata_channels_read_while_the_message_embeds(embeddi
         return real_embed(query)
 
     class Signalling(CountingBackend):
-        def query_batch(self, queries):
+        def query_batch(self, queries, **options):
             try:
-                return super().query_batch(queries)
+                return super().query_batch(queries, **options)
             finally:
                 metadata_read.set()
 
@@ -126,9 +126,9 @@ def _record_fetches_by_id(store) -> list[FetchQuery]:
     asked: list[FetchQuery] = []
 
     class Recording(CountingBackend):
-        def query_batch(self, queries):
+        def query_batch(self, queries, **options):
             asked.extend(q for q in queries if isinstance(q, FetchQuery) and q.where.ids is not None)
-            return super().query_batch(queries)
+            return super().query_batch(queries, **options)
 
     store._backend = Recording(store._backend)
     return asked

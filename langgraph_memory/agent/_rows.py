@@ -1,6 +1,10 @@
-"""The pre-hook's semantic dedup: unit vectors with their owners and days, compared at once."""
+"""The pre-hook's semantic dedup: unit vectors with their owners and days, compared at once,
+and the cache of vectors it reads them from."""
 
 from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Sequence
 
 import numpy as np
 
@@ -40,3 +44,35 @@ class VectorRows:
                 continue
             return True
         return False
+
+
+class VectorCache:
+    """Dense vectors and creation days by memory id. A memory's vector never changes, so
+    the semantic buffer costs no storage round trip once its memories have been seen."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._data: OrderedDict[str, tuple[np.ndarray, int | None]] = OrderedDict()
+        self.size = size
+
+    def get(self, key: str) -> np.ndarray | None:
+        entry = self._data.get(key)
+        if entry is None:
+            return None
+        self._data.move_to_end(key)
+        return entry[0]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def day(self, key: str) -> int | None:
+        """The memory's creation day (a date ordinal), when it was given."""
+        entry = self._data.get(key)
+        return None if entry is None else entry[1]
+
+    def put(self, key: str, vector: Sequence[float] | None, day: int | None = None) -> None:
+        if vector is None:
+            return
+        self._data[key] = (np.asarray(vector, dtype=np.float32), day)
+        self._data.move_to_end(key)
+        while len(self._data) > self.size:
+            self._data.popitem(last=False)

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections import Counter, OrderedDict
+from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
-import numpy as np
 from typing_extensions import NotRequired, TypedDict
 
 from langgraph_memory.agent._reasons import similar_reason
 from langgraph_memory.agent._render import render_line, render_memories
-from langgraph_memory.agent._rows import VectorRows
+from langgraph_memory.agent._rows import VectorCache, VectorRows
 from langgraph_memory.store.records import Memory, Namespace, namespace_key
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
 from langgraph_memory.store._search import (
@@ -203,38 +202,6 @@ class Injection:
         return "; ".join(f"{n} {DROP_REASONS.get(key, key)}" for key, n in self.dropped.most_common())
 
 
-class VectorCache:
-    """Dense vectors and creation days by memory id. A memory's vector never changes, so
-    the semantic buffer costs no storage round trip once its memories have been seen."""
-
-    def __init__(self, size: int = 10_000) -> None:
-        self._data: OrderedDict[str, tuple[np.ndarray, int | None]] = OrderedDict()
-        self.size = size
-
-    def get(self, key: str) -> np.ndarray | None:
-        entry = self._data.get(key)
-        if entry is None:
-            return None
-        self._data.move_to_end(key)
-        return entry[0]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._data
-
-    def day(self, key: str) -> int | None:
-        """The memory's creation day (a date ordinal), when it was given."""
-        entry = self._data.get(key)
-        return None if entry is None else entry[1]
-
-    def put(self, key: str, vector: Sequence[float] | None, day: int | None = None) -> None:
-        if vector is None:
-            return
-        self._data[key] = (np.asarray(vector, dtype=np.float32), day)
-        self._data.move_to_end(key)
-        while len(self._data) > self.size:
-            self._data.popitem(last=False)
-
-
 def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
@@ -281,7 +248,7 @@ def _gather(
         if plans:
             # The metadata channels read while the message embeds (on a server, their
             # round trip hides behind the embedding call); the similar channel follows.
-            answers = dict(zip(plans, store._read(*plans.values())))
+            answers = dict(zip(plans, store._read(*plans.values(), cached=True)))
             plans = {}
         vectors = pending.result()
     if "similar" in config.channels and vectors is not None and config.similar_limit:
@@ -297,7 +264,7 @@ def _gather(
                 f.hit.point.id not in cache and _above_floor(config, f.dense_score, f.sparse_score, matched)),
             config.similar_links,
         )
-    answers.update(zip(plans, store._read(*plans.values())))
+    answers.update(zip(plans, store._read(*plans.values(), cached=True)))
     found: list[tuple[Memory, Channel, float | None, str]] = []
     for channel in (c for c in config.channels if c in answers):
         answer = answers[channel]

@@ -40,8 +40,9 @@ def live_where(namespace: Namespace, **conditions: Any) -> Where:
     )
 
 
-def run_plans(backend: Backend, plans: Sequence[Plan[Any]]) -> list[Any]:
-    """Each plan's answer, in order; one ``query_batch`` per round across all plans."""
+def run_plans(backend: Backend, plans: Sequence[Plan[Any]], *, cached: bool = False) -> list[Any]:
+    """Each plan's answer, in order; one ``query_batch`` per round across all plans
+    (``cached``: see :meth:`Backend.query_batch`)."""
     answers: list[Any] = [None] * len(plans)
     active: dict[int, list[Query]] = {}
     for i, plan in enumerate(plans):
@@ -51,7 +52,7 @@ def run_plans(backend: Backend, plans: Sequence[Plan[Any]]) -> list[Any]:
             answers[i] = done.value
     while active:
         batch = [q for queries in active.values() for q in queries]
-        results = backend.query_batch(batch) if batch else []
+        results = (backend.query_batch(batch, cached=True) if cached else backend.query_batch(batch)) if batch else []
         following: dict[int, list[Query]] = {}
         offset = 0
         for i, queries in active.items():
@@ -114,7 +115,7 @@ def _tie_goes_on(hits: list[Hit], limit: int, fetched: int) -> bool:
 def memories_plan(where: Where, limit: int, order_by: str | None = None) -> Plan[list[Memory]]:
     """Memories matching ``where``, first by ``order_by`` (descending)."""
     [hits] = yield [FetchQuery(where, limit, order_by)]
-    return [Memory.from_payload(h.point.id, h.point.payload) for h in hits]
+    return [h.point.memory or Memory.from_payload(h.point.id, h.point.payload) for h in hits]
 
 
 def points_by_id(

@@ -163,4 +163,4 @@ def important_plan(
 
 
 def hit_memory(hit: Hit) -> Memory:
-    return Memory.from_payload(hit.point.id, hit.point.payload)
+    return hit.point.memory or Memory.from_payload(hit.point.id, hit.point.payload)

@@ -238,11 +238,11 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
             hits = [h for h in hits if h.score >= min_score]
         return hits[:limit]
 
-    def _read(self, *plans: Plan[Any]) -> list[Any]:
+    def _read(self, *plans: Plan[Any], cached: bool = False) -> list[Any]:
         """The answers of several read plans, sharing the engine's round trips. Public
         reads run one plan; the pre-hook (:mod:`langgraph_memory.agent.injection`) runs its
-        channels together."""
-        return run_plans(self._backend, plans)
+        channels together, ``cached`` (it reads one namespace turn after turn)."""
+        return run_plans(self._backend, plans, cached=cached)
 
     def recent(
         self,

@@ -6,6 +6,8 @@ translates them into its engine's own models. Nothing here imports an engine.
 
 from __future__ import annotations
 
+import os
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
@@ -28,12 +30,44 @@ KEYWORD_FIELDS = ("kind", "memory_type", "category", "subjects", "status", "ns_p
 FLOAT_FIELDS = ("importance", "created_at", "updated_at", "expires_at")
 
 
+def env_count(name: str, default: int, least: int, unit: str) -> int:
+    """A whole number from ``$name`` (unset or empty: ``default``), at least ``least``."""
+    raw = os.environ.get(name, "").strip() or str(default)
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"${name} must be a whole number of {unit}, not {raw!r}") from None
+    if value < least:
+        raise ValueError(f"${name} must be at least {least}, not {value}")
+    return value
+
+
+_ID_STRINGS: dict[int, str] = {}
+_ID_STRINGS_MAX = 50_000
+
+
+def id_string(point_id: Any) -> str:
+    """A point id the engine gives as a ``uuid.UUID``, as a string: ``str()`` costs ~1 µs
+    a hit, and a turn reads ~60 candidates, mostly the same memories turn after turn."""
+    if not isinstance(point_id, uuid.UUID):
+        return str(point_id)
+    found = _ID_STRINGS.get(point_id.int)
+    if found is None:
+        if len(_ID_STRINGS) >= _ID_STRINGS_MAX:
+            _ID_STRINGS.clear()
+        found = _ID_STRINGS[point_id.int] = str(point_id)
+    return found
+
+
 @dataclass
 class StoredPoint:
     id: str
     payload: dict[str, Any]
     dense: list[float] | None = None
     sparse: tuple[list[int], list[float]] | None = None
+    memory: Any = field(default=None, repr=False, compare=False)
+    """The point read as a ``Memory``, when a namespace snapshot already built it
+    (:mod:`._snapshot`): the payload is then the memory's, whole."""
 
 
 @dataclass(frozen=True)
@@ -197,8 +231,10 @@ class Backend(Protocol):
 
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]: ...
 
-    def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
-        """Run nearest-neighbour and fetch queries in one round trip, one list each."""
+    def query_batch(self, queries: Sequence[Query], *, cached: bool = False) -> list[list[Hit]]:
+        """Run nearest-neighbour and fetch queries in one round trip, one list each.
+        ``cached``: the caller reads this namespace again and again (the pre-hook); an
+        engine may answer from a copy it keeps up to date with its own writes."""
 
     def scroll(
         self,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import threading
 import uuid
@@ -28,9 +29,13 @@ from langgraph_memory.store.backends._base import (
     SparseQuery,
     StoredPoint,
     Where,
+    env_count,
+    id_string,
     translate,
     vectors_wanted,
 )
+from langgraph_memory.store.backends._snapshot import Snapshot
+from langgraph_memory.store.backends._snapshots import Snapshots, answer_batch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
 META_FILE = "langgraph_memory.json"
@@ -50,14 +55,7 @@ def search_threads() -> int:
     sharing one store ran as many pre-hooks and searches a second either way (Python, not
     the engine, is what they queue for). Raise it for large namespaces on many cores,
     where a shard holds more segments."""
-    raw = os.environ.get(SEARCH_THREADS_ENV, "").strip() or "1"  # set but empty: the default
-    try:
-        threads = int(raw)
-    except ValueError:
-        raise ValueError(f"${SEARCH_THREADS_ENV} must be a whole number of threads, not {raw!r}") from None
-    if threads < 1:
-        raise ValueError(f"${SEARCH_THREADS_ENV} must be at least 1, not {threads}")
-    return threads
+    return env_count(SEARCH_THREADS_ENV, 1, 1, "threads")
 
 
 def _side_name(name: str) -> str:
@@ -128,7 +126,7 @@ def _point(record: Any, with_vectors: bool) -> StoredPoint:
         if sv is not None:
             sparse = (list(sv.indices), list(sv.values))
     payload = record.payload
-    return StoredPoint(id=str(record.id), payload=payload if isinstance(payload, dict) else dict(payload or {}),
+    return StoredPoint(id=id_string(record.id), payload=payload if isinstance(payload, dict) else dict(payload or {}),
                        dense=dense, sparse=sparse)
 
 
@@ -145,6 +143,10 @@ class EdgeBackend:
         self._shard: qe.EdgeShard | None = None
         # Edge is thread-safe; this only orders open/close against in-flight calls.
         self._lifecycle = threading.Lock()
+        self._snapshots = Snapshots()
+        """Small namespaces read whole, for :meth:`query_batch` ``(cached=True)``; every
+        write below logs the ids it touched there (after it returns, even when it fails)."""
+        self._dim = 0
 
     @property
     def shard(self) -> qe.EdgeShard:
@@ -175,6 +177,7 @@ class EdgeBackend:
                 f"{stored.get('embedder')!r}; the embedder given makes {dim}. Open it with the "
                 "same embedder, or use another path."
             )
+        self._dim = dim
         if self._shard is not None and stored is not None:
             return stored  # already open: a second face over the same engine
         # What the data is: checked against a shard that exists, written with a new one.
@@ -239,7 +242,20 @@ class EdgeBackend:
                 vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         condition = None if only_if is None else to_filter(only_if)
-        self.shard.update(qe.UpdateOperation.upsert_points(edge_points, condition=condition))
+        self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), [p.id for p in points],
+                     {p.payload.get("namespace") for p in points})
+
+    def _update(
+        self, operation: Any, ids: Sequence[str] | None, into: Any = (), vectors: bool = True, patch: Any = None,
+    ) -> None:
+        """One write; what it touched (:meth:`._snapshots.WriteLog.wrote`) is logged for the
+        snapshots once it returns, or fails (it may have been applied in part: then as unknown)."""
+        done = False
+        try:
+            self.shard.update(operation)
+            done = True
+        finally:
+            self._snapshots.log.wrote(ids, into, vectors, patch if done else None)
 
     @_engine_call
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
@@ -251,7 +267,36 @@ class EdgeBackend:
         return [_point(r, with_vectors) for r in records]
 
     @_engine_call
-    def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
+    def query_batch(self, queries: Sequence[Query], *, cached: bool = False) -> list[list[Hit]]:
+        """With ``cached``, the dense and fetch queries on a small namespace read often
+        are answered from its snapshot (:mod:`._snapshot`), the others by the engine."""
+        if not cached:
+            return self._engine_batch(queries)
+        return answer_batch(self._snapshots, queries, self._snapshot, self._engine_batch)
+
+    def _snapshot(self, namespace: str, searched: bool) -> Snapshot | None:
+        return self._snapshots.get(namespace, self._read_namespace, self.retrieve_dense, self._dim, searched,
+                                   self._count_namespace)
+
+    def _count_namespace(self, namespace: str) -> int:
+        return self.shard.count(qe.CountRequest(exact=True, filter=to_filter(Where(namespace=namespace, status=None))))
+
+    def retrieve_dense(self, ids: Sequence[str], with_vectors: bool) -> list[StoredPoint]:
+        """The points among ``ids`` that exist, with their dense vector only if asked."""
+        records = self.shard.retrieve([uuid.UUID(i) for i in ids], with_payload=True,
+                                      with_vector=[DENSE] if with_vectors else False)
+        return [_point(r, with_vectors) for r in records]
+
+    def _read_namespace(self, namespace: str, at_most: int) -> list[StoredPoint] | None:
+        """Every point of ``namespace`` with its dense vector; ``None`` past ``at_most``."""
+        flt = to_filter(Where(namespace=namespace, status=None))
+        if self.shard.count(qe.CountRequest(exact=True, filter=flt)) > at_most:
+            return None
+        records, _ = self.shard.scroll(qe.ScrollRequest(
+            limit=at_most + 1, filter=flt, with_payload=True, with_vector=[DENSE]))
+        return None if len(records) > at_most else [_point(r, True) for r in records]
+
+    def _engine_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
         requests = []
         for q in queries:
@@ -282,6 +327,9 @@ class EdgeBackend:
             )
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
         return [
+            # A candidate list (no payload, no vector) needs the id and score only.
+            [Hit(StoredPoint(id_string(r.id), {}), float(r.score)) for r in rows]
+            if q.payload is False and not q.with_vectors and not isinstance(q, FetchQuery) else
             [Hit(_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in rows]
             for q, rows in zip(queries, results)
         ]
@@ -322,19 +370,23 @@ class EdgeBackend:
     @_engine_call
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
-            self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+            moved = "namespace" in payload  # points may join another namespace: read them whole
+            plain = not moved and all(v is None or isinstance(v, (bool, int, str)) or (
+                isinstance(v, float) and math.isfinite(v)) for v in payload.values())
+            self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload), ids,
+                         None if moved else (), moved, payload if plain else None)
 
     @_engine_call
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self.shard.update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
+            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), ids, (), False)
 
     @_engine_call
     def delete_where(self, where: Where) -> int:
         flt = to_filter(where)
         n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
         if n:
-            self.shard.update(qe.UpdateOperation.delete_points_by_filter(flt))
+            self._update(qe.UpdateOperation.delete_points_by_filter(flt), None)
         return n
 
     @_engine_call
@@ -365,3 +417,4 @@ class EdgeBackend:
                 self._shard.flush()
                 self._shard.close()
                 self._shard = None
+                self._snapshots.clear()

@@ -183,7 +183,7 @@ class QdrantClientBackend:
             )
         return [_point(r, with_vectors) for r in records]
 
-    def query_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
+    def query_batch(self, queries: Sequence[Query], *, cached: bool = False) -> list[list[Hit]]:
         filters: dict[Where, models.Filter] = {}  # a batch often repeats one filter
         requests = []
         for q in queries:

@@ -1,0 +1,293 @@
+"""Small namespaces read once: which snapshots a shard keeps, and how they stay up to date.
+
+On Qdrant Edge a pre-hook turn over a few hundred memories spends more time in Python
+around the engine than in it: ~100 records converted and ~10 filters built a turn, over
+three engine rounds. A namespace of at most :func:`snapshot_points` points that is
+searched again and again (a conversation's turns) is read once, payloads and dense
+vectors, and a batch's dense and fetch queries on it are answered by its
+:class:`~._snapshot.Snapshot` in numpy; BM25 queries still go to the engine (their IDF
+counts the whole shard). Only reads that ask for it (``query_batch(cached=True)``: the
+pre-hook) use snapshots.
+
+Writes: every write of the backend logs the ids it touched (or "anything", for a delete
+by filter) once it returns. Before answering, a snapshot re-reads the ids logged since it
+was read (or its whole namespace), so a read sees every write that completed before it,
+from any thread. Qdrant Edge holds its directory exclusively: no other process writes there.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict, deque
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, Query, StoredPoint, Where, env_count
+from langgraph_memory.store.backends._snapshot import Snapshot
+
+
+SNAPSHOT_POINTS_ENV = "LANGGRAPH_MEMORY_SNAPSHOT_POINTS"
+DEFAULT_SNAPSHOT_POINTS = 2_000
+BUDGET_FACTOR = 10
+"""All snapshots together hold at most this many namespaces' worth of the per-namespace cap."""
+READS_BEFORE_SNAPSHOT = 2
+POINTS_PER_SEARCH = 100
+"""A namespace is read whole once it has been searched once per this many of its points
+(and at least :data:`READS_BEFORE_SNAPSHOT` times): reading it costs about as much as
+that many turns through the engine (1k memories: ~40 ms, ~10 turns), so a conversation
+that stops right after the read has paid at most about twice what the engine would have
+cost, and a longer one wins."""
+RECENT_S = 60.0
+"""A snapshot used this recently is not dropped to make room for another: with more busy
+namespaces than the budget holds, the others read the engine rather than take turns
+being read whole."""
+"""A namespace read once (one search, one store call) is not worth reading whole."""
+LOG_KEEP = 4_096
+
+
+def snapshot_points() -> int:
+    """Namespaces of at most this many points are read once and served from memory:
+    ``$LANGGRAPH_MEMORY_SNAPSHOT_POINTS``, default 2,000; 0 turns snapshots off."""
+    return env_count(SNAPSHOT_POINTS_ENV, DEFAULT_SNAPSHOT_POINTS, 0, "points")
+
+
+Written = tuple[frozenset[str], "frozenset[str] | None", bool, "dict[str, Any] | None"]
+"""A write's ids, the namespaces it may have added points to (``None``: any), whether it
+may have changed vectors (an upsert; else only payloads changed, or points left), and the
+payload keys it set when they are plain values (a snapshot applies them without a read)."""
+
+
+class WriteLog:
+    """What each write touched, in order; ``None`` for a write whose ids are unknown."""
+
+    def __init__(self, keep: int = LOG_KEEP) -> None:
+        self._lock = threading.Lock()
+        self.seq = 0
+        self._entries: deque[tuple[int, Written | None]] = deque(maxlen=keep)
+
+    def wrote(
+        self, ids: Iterable[str] | None, into: Iterable[str] | None = (), vectors: bool = True,
+        patch: dict[str, Any] | None = None,
+    ) -> None:
+        """``ids`` were written (``None``: unknown, a delete by filter); ``into``: the
+        namespaces they may have joined (an upsert's; ``None``: any, e.g. a namespace set
+        by ``set_payload``; empty: none, the points stayed where they were or left);
+        ``vectors``: their vectors may have changed; ``patch``: the top-level payload keys
+        ``set_payload`` set, if every value is a plain JSON scalar (as the engine returns it)."""
+        entry = None if ids is None else (
+            frozenset(ids), None if into is None else frozenset(into), vectors, None if patch is None else dict(patch))
+        with self._lock:
+            self.seq += 1
+            self._entries.append((self.seq, entry))
+
+    def since(self, seq: int) -> tuple[int, list[Written] | None]:
+        """The current sequence number, and the writes after ``seq`` (``None``: read
+        everything again: a write by filter, or one the log no longer holds)."""
+        with self._lock:
+            now = self.seq
+            if now == seq:
+                return now, []
+            if not self._entries or self._entries[0][0] > seq + 1:
+                return now, None
+            writes: list[Written] = []
+            for at, entry in reversed(self._entries):
+                if at <= seq:
+                    break
+                if entry is None:
+                    return now, None
+                writes.append(entry)
+            return now, writes
+
+
+def concerning(
+    snapshot: Snapshot, writes: list[Written],
+) -> tuple[set[str], bool, list[tuple[list[str], dict[str, Any]]] | None]:
+    """The ids among ``writes`` (newest first) that may change ``snapshot`` (those it
+    holds, and those written into its namespace or into any), whether their vectors must
+    be read too, and, when every such write set plain payload keys of points it holds,
+    those patches oldest first (then nothing needs reading)."""
+    out: set[str] = set()
+    vectors = False
+    patches: list[tuple[list[str], dict[str, Any]]] | None = []
+    for ids, into, changed_vectors, patch in writes:
+        if into is None or snapshot.namespace in into:
+            mine: list[str] = list(ids)
+        else:
+            mine = [i for i in ids if i in snapshot.row]
+        if mine:
+            out.update(mine)
+            vectors = vectors or changed_vectors
+            if patches is not None and patch is not None and all(i in snapshot.row for i in mine):
+                patches.append((mine, patch))
+            else:
+                patches = None
+    return out, vectors, None if patches is None else patches[::-1]
+
+
+def _patched_points(snapshot: Snapshot, dirty: set[str], patches: list[tuple[list[str], dict[str, Any]]]) -> list[StoredPoint]:
+    """The ``dirty`` rows with ``patches`` applied as ``set_payload`` does (top-level keys)."""
+    payloads = {i: dict(snapshot.payloads[snapshot.row[i]]) for i in dirty}
+    for ids, patch in patches:
+        for i in ids:
+            payloads[i].update(patch)
+    return [StoredPoint(i, payload) for i, payload in payloads.items()]
+
+
+class Snapshots:
+    """The snapshots of one shard, least recently used dropped first, and its write log."""
+
+    def __init__(self, max_points: int | None = None) -> None:
+        self.max_points = snapshot_points() if max_points is None else max_points
+        self.log = WriteLog()
+        self._lock = threading.Lock()
+        self._held: OrderedDict[str, Snapshot] = OrderedDict()
+        self._reads: dict[str, int] = {}
+        """Searches of each namespace that has no snapshot."""
+        self._large: dict[str, int] = {}
+        """The log's sequence number when a namespace was counted past the cap: counted again
+        only after a write."""
+        self._used: dict[str, float] = {}
+        """When each held snapshot was last used (``time.monotonic``)."""
+        self._sizes: dict[str, int] = {}
+        """How many points a namespace held when first counted (to pace its whole read)."""
+
+    def clear(self) -> None:
+        with self._lock:
+            self._held.clear()
+            self._used.clear()
+            self._sizes.clear()
+            self._reads.clear()
+            self._large.clear()
+
+    def get(
+        self, namespace: str, read_all: Callable[[str, int], list[StoredPoint] | None],
+        read_ids: Callable[[list[str], bool], list[StoredPoint]], dim: int, searched: bool = True,
+        count: Callable[[str], int] = lambda namespace: 0,
+    ) -> Snapshot | None:
+        """The snapshot of ``namespace``, brought up to date; ``None`` when it is not worth
+        one. ``read_all(namespace, at_most)``: its points with their dense vectors, ``None``
+        past ``at_most``; ``read_ids(ids, with_vectors)``: those points that still exist.
+        ``searched``: this read searches the namespace (it counts towards reading it whole);
+        ``count``: how many points it holds (it paces the whole read, :data:`POINTS_PER_SEARCH`)."""
+        if not self.max_points:
+            return None
+        with self._lock:
+            snap = self._held.get(namespace)
+            if snap is not None:
+                self._held.move_to_end(namespace)
+                self._used[namespace] = time.monotonic()
+            elif not searched or self._large.get(namespace) == self.log.seq:
+                return None
+            else:
+                self._reads[namespace] = reads = self._reads.get(namespace, 0) + 1
+                if len(self._reads) > 100_000:
+                    self._reads.clear()
+                if reads < READS_BEFORE_SNAPSHOT or self._full_of_recent():
+                    return None
+                size = self._sizes.get(namespace)
+        if snap is None:
+            if size is None:
+                size = count(namespace)
+                with self._lock:
+                    if len(self._sizes) > 100_000:
+                        self._sizes.clear()
+                    self._sizes[namespace] = size
+            if size > self.max_points:
+                with self._lock:
+                    self._large[namespace] = self.log.seq
+                    self._sizes.pop(namespace, None)  # counted again after a write: it may shrink
+                return None
+            if reads < -(-size // POINTS_PER_SEARCH):
+                return None
+        if snap is not None:
+            seq, writes = self.log.since(snap.seq)
+            dirty, vectors, patches = (None, True, None) if writes is None else concerning(snap, writes)
+            if dirty is not None and not dirty:
+                if seq != snap.seq:
+                    snap = snap.at(seq)  # nothing of it changed: later reads skip these writes
+                    with self._lock:
+                        if namespace in self._held and self._held[namespace].seq < seq:
+                            self._held[namespace] = snap
+                return snap
+            if dirty is not None and len(dirty) <= max(64, len(snap.ids) // 4):
+                points = _patched_points(snap, dirty, patches) if patches is not None else read_ids(sorted(dirty), vectors)
+                fresh: Snapshot | None = snap.patched(seq, points, dirty, vectors and patches is None)
+            else:
+                fresh = self._read(namespace, read_all, dim)
+        else:
+            fresh = self._read(namespace, read_all, dim)
+        with self._lock:
+            if fresh is None or len(fresh.ids) > self.max_points:
+                self._held.pop(namespace, None)
+                return None
+            held = self._held.get(namespace)
+            if held is None or held.seq <= fresh.seq:
+                self._held[namespace] = fresh
+                self._held.move_to_end(namespace)
+            self._used[namespace] = time.monotonic()
+            while sum(len(s.ids) for s in self._held.values()) > self.max_points * BUDGET_FACTOR \
+                    and len(self._held) > 1:
+                dropped, _ = self._held.popitem(last=False)
+                self._used.pop(dropped, None)
+                self._sizes.pop(dropped, None)
+                self._reads.pop(dropped, None)  # searched again as often before it is read whole again
+        return fresh
+
+    def _full_of_recent(self) -> bool:
+        """Whether reading another namespace would drop a snapshot used within :data:`RECENT_S`."""
+        if sum(len(s.ids) for s in self._held.values()) + self.max_points <= self.max_points * BUDGET_FACTOR:
+            return False
+        oldest = next(iter(self._held), None)
+        return oldest is not None and time.monotonic() - self._used.get(oldest, 0.0) < RECENT_S
+
+    def _read(
+        self, namespace: str, read_all: Callable[[str, int], list[StoredPoint] | None], dim: int,
+    ) -> Snapshot | None:
+        seq = self.log.seq  # before reading: a write landing meanwhile is logged after it
+        points = read_all(namespace, self.max_points)
+        if points is None:
+            with self._lock:
+                if len(self._large) > 100_000:
+                    self._large.clear()
+                self._large[namespace] = seq
+            return None
+        return Snapshot.of(namespace, seq, points, dim)
+
+
+def local_answers(
+    snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
+) -> list[list[Hit] | None]:
+    """Each query's hits when a snapshot can answer it (a dense or fetch query on one
+    namespace), else ``None``: the engine answers those."""
+    out: list[list[Hit] | None] = [None] * len(queries)
+    if not snapshots.max_points:
+        return out
+    # A search's first round (a dense query over the namespace, not over given ids) counts
+    # as a read of the namespace; its later rounds use a snapshot only if one is held.
+    searched = {q.where.namespace for q in queries if isinstance(q, DenseQuery) and q.where.ids is None}
+    found: dict[str, Snapshot | None] = {}
+    masks: dict[str, dict[Any, np.ndarray]] = {}  # per namespace: by Where, and by id() of a query vector
+    for i, q in enumerate(queries):
+        ns = q.where.namespace
+        if ns is None or not isinstance(q, (DenseQuery, FetchQuery)):
+            continue
+        if ns not in found:
+            found[ns] = snapshot_of(ns, ns in searched)
+        snap = found[ns]
+        if snap is not None:
+            out[i] = snap.answer(q, masks.setdefault(ns, {}))
+    return out
+
+
+def answer_batch(
+    snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
+    engine_batch: Callable[[Sequence[Query]], list[list[Hit]]],
+) -> list[list[Hit]]:
+    """Every query's hits: from a snapshot where one answers it, the rest from the engine
+    in one call."""
+    local = local_answers(snapshots, queries, snapshot_of)
+    rest = [q for q, hits in zip(queries, local) if hits is None]
+    engine = iter(engine_batch(rest) if rest else [])
+    return [next(engine) if hits is None else hits for hits in local]
