@@ -20,12 +20,14 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict, deque
-from typing import Any, Callable, Iterable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, Query, StoredPoint, Where, env_count
-from langgraph_memory.store.backends._snapshot import Snapshot
+
+if TYPE_CHECKING:  # numpy loads with the first snapshot, not with the store: the CLI's `list` needs neither
+    import numpy as np
+
+    from langgraph_memory.store.backends._snapshot import Snapshot
 
 
 SNAPSHOT_POINTS_ENV = "LANGGRAPH_MEMORY_SNAPSHOT_POINTS"
@@ -253,6 +255,8 @@ class Snapshots:
                     self._large.clear()
                 self._large[namespace] = seq
             return None
+        from langgraph_memory.store.backends._snapshot import Snapshot
+
         return Snapshot.of(namespace, seq, points, dim)
 
 

@@ -9,7 +9,7 @@ import os
 import threading
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import qdrant_edge as qe
 
@@ -34,9 +34,11 @@ from langgraph_memory.store.backends._base import (
     translate,
     vectors_wanted,
 )
-from langgraph_memory.store.backends._snapshot import Snapshot
 from langgraph_memory.store.backends._snapshots import Snapshots, answer_batch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
+
+if TYPE_CHECKING:
+    from langgraph_memory.store.backends._snapshot import Snapshot
 
 META_FILE = "langgraph_memory.json"
 SHARD_DIR = "shard"
