@@ -127,7 +127,8 @@ def test_hints_are_spaced_per_user(edge_store) -> None:
 
 
 def test_junk_subjects_are_not_concepts() -> None:
-    assert not any(is_concept(s) for s in ("i'll", "qu'on se", "a", "the", "le la", "", "x" * 80, "42", "thanks", "what"))
+    assert not any(is_concept(s) for s in ("i'll", "qu'on se", "a", "the", "le la", "", "x" * 80, "42", "thanks", "what",
+                                       "all", "everything", "tous", "autre chose"))
     assert all(is_concept(s) for s in ("lina", "red wine", "thé vert", "peanut"))
 
 

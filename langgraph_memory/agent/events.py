@@ -58,6 +58,8 @@ thanks thank great awesome amazing cool nice good wow yeah yes yep nope okay hey
 what how why who when where which they them she her he him you your yours mine ours theirs
 really totally definitely absolutely glad happy sorry fun lol haha omg last next first let sounds
 merci super génial cool trop oui non ouais salut coucou bien quoi comment pourquoi qui quand où
+all both each every everything anything something nothing some any many much more most few other another lot lots
+tout tous toute toutes chaque rien quelque chose autre autres beaucoup plus moins
 """.split())
 
 
