@@ -52,7 +52,7 @@ def run_plans(backend: Backend, plans: Sequence[Plan[Any]], *, cached: bool = Fa
             answers[i] = done.value
     while active:
         batch = [q for queries in active.values() for q in queries]
-        results = (backend.query_batch(batch, cached=True) if cached else backend.query_batch(batch)) if batch else []
+        results = backend.query_batch(batch, cached=cached) if batch else []
         following: dict[int, list[Query]] = {}
         offset = 0
         for i, queries in active.items():

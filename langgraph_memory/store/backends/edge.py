@@ -290,12 +290,12 @@ class EdgeBackend:
         return [_point(r, with_vectors) for r in records]
 
     def _read_namespace(self, namespace: str, at_most: int) -> list[StoredPoint] | None:
-        """Every point of ``namespace`` with its dense vector; ``None`` past ``at_most``."""
-        flt = to_filter(Where(namespace=namespace, status=None))
-        if self.shard.count(qe.CountRequest(exact=True, filter=flt)) > at_most:
-            return None
+        """Every point of ``namespace`` with its dense vector; ``None`` past ``at_most``.
+        The snapshots count the namespace before reading it; one point past the cap in
+        the same scroll tells that it grew since."""
         records, _ = self.shard.scroll(qe.ScrollRequest(
-            limit=at_most + 1, filter=flt, with_payload=True, with_vector=[DENSE]))
+            limit=at_most + 1, filter=to_filter(Where(namespace=namespace, status=None)), with_payload=True,
+            with_vector=[DENSE]))
         return None if len(records) > at_most else [_point(r, True) for r in records]
 
     def _engine_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
