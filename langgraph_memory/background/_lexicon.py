@@ -202,8 +202,7 @@ def _dislocated(before: str) -> bool:
     """Whether a noun phrase stands before the user's words ("Les dimanches pluvieux,
     j'adore ça"): then "ça" / "it" names it, and "I love it" is a taste, not a reaction."""
     head, comma, _ = re.split(r"[.!?]", before)[-1].rpartition(",")
-    segment = head
-    return bool(comma) and len(_WORD.findall(segment)) >= 1 and not _INTERJECTION.match(segment)
+    return bool(comma) and bool(_WORD.search(head)) and not _INTERJECTION.match(head)
 
 
 _SPEAKER = re.compile(r"\b(?:i|i'm|i've|me|my|je|moi|mon|ma|mes)\b|\bj'", _FLAGS)
@@ -231,10 +230,10 @@ def _first_person_before(text: str, start: int, window: int = 5) -> bool:
 
 
 _USER_IN_CUE = re.compile(r"\b(?:my|me|moi|mon|ma|mes|our|notre|nos|self|myself)\b|\bm'", _FLAGS)
+"""An idiom whose object is the user: "gets on my nerves", "ça me saoule", "m'ennuie"."""
 _TASTE_WORD = re.compile(r"(?:beurk|berk|yuck|yum|miam|(?:ça|cela) me va(?: très bien| bien| parfaitement)?|"
                          r"(?:that )?works for me)", _FLAGS)
 """An interjection of taste, the user's when it follows the thing: "Le chocolat blanc, beurk"."""
-"""An idiom whose object is the user: "gets on my nerves", "ça me saoule", "m'ennuie"."""
 
 
 def _owned(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:

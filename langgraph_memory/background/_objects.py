@@ -141,10 +141,9 @@ def objects_of(text: str, cue: str, action: str = "") -> tuple[str, ...]:
     diet = _DIET.search(low)
     if diet:  # "I'm vegetarian" then "I'm pescatarian now": one diet that changed
         return ("diet",)
-    if _SUITS_CUE.search(cue) and _earlier(before):
-        return (_earlier(before),)
-    if SUBJECT_IDIOM.search(cue) and _earlier(before):
-        return (_earlier(before),)
+    earlier = _earlier(before)
+    if earlier and (_SUITS_CUE.search(cue) or SUBJECT_IDIOM.search(cue)):
+        return (earlier,)
     if _LIMITS.search(cue):
         unit = _NUMBER_UNIT.search(cue + after)
         unit_word = _singular((unit.group(1) or unit.group(2)).lower()) if unit else ""
@@ -158,8 +157,8 @@ def objects_of(text: str, cue: str, action: str = "") -> tuple[str, ...]:
     # is in the cue and what follows is a complement.
     if own and len(cue.split()) > 1 and (not first or first in _END):
         return (_singular(own[-1]),)
-    if _phrase(after) in _PRONOUNS | {""} and _earlier(before):
-        return (_earlier(before),)
+    if earlier and _phrase(after) in _PRONOUNS | {""}:
+        return (earlier,)
     parts = _COMPARE.split(after)
     if len(parts) == 1 and action == "prefer":
         parts = _PREFER_TO.split(after, maxsplit=1)

@@ -4,18 +4,16 @@ statements about one thing share a key), its action verb, and the entities it na
 
 from __future__ import annotations
 
-import calendar
 import re
 
 from langgraph_memory.background._when import MONTHS as _MONTHS
 from langgraph_memory.background._when import SEASONS as _SEASONS
+from langgraph_memory.background._when import WEEKDAYS as _WEEKDAYS
 from langgraph_memory.background._when import next_weekday, resolve_timeframe, valid_timeframe
 
 __all__ = ["resolve_timeframe", "topic_of", "next_weekday", "valid_timeframe"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
-_WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
-_WEEKDAYS.update({d: i for i, d in enumerate("lundi mardi mercredi jeudi vendredi samedi dimanche".split())})
 # Things people state tastes about, by category: two statements on one category share a
 # key, so "I now prefer coffee" replaces "I prefer tea to coffee".
 TOPICS: dict[str, tuple[str, ...]] = {

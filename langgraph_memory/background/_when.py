@@ -24,9 +24,9 @@ from typing import Callable
 __all__ = ["next_weekday", "resolve_timeframe", "valid_timeframe"]
 
 _FLAGS = re.IGNORECASE | re.UNICODE
-_WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
-_WEEKDAYS.update({d: i for i, d in enumerate("lundi mardi mercredi jeudi vendredi samedi dimanche".split())})
-_DAY = "|".join(_WEEKDAYS)
+WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+WEEKDAYS.update({d: i for i, d in enumerate("lundi mardi mercredi jeudi vendredi samedi dimanche".split())})
+_DAY = "|".join(WEEKDAYS)
 MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 MONTHS.update({m: i + 1 for i, m in enumerate(
     "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split())})
@@ -204,7 +204,7 @@ def _weekday(low: str, today: date) -> Period | None:
         before = low[:m.start()]
         if m.group(2) or re.search(r"\b(?:le|les|every|each|tous les|chaque)\s+$", before):
             continue
-        when = next_weekday(datetime(today.year, today.month, today.day), _WEEKDAYS[m.group(1)])
+        when = next_weekday(datetime(today.year, today.month, today.day), WEEKDAYS[m.group(1)])
         return when, when, m.start(), m.end()
     return None
 
