@@ -42,6 +42,7 @@ _TO_AFTER_FROM = ("to", "vers", "a", "au")
 # "passer de X à Y", "on passe de Slack à Mattermost": X ends, Y is the new value.
 _PASS_VERBS = _plain("passe passee passes passer passons passez passent")
 _TO = ("to", "a", "au", "aux", "on", "for", "over", "sur", "vers")
+_STOPWORDS = _STOP_EN | _STOP_FR  # built once: the change is read on every parse
 
 
 @dataclass
@@ -59,7 +60,7 @@ def _object(plain: list[str], start: int) -> int | None:
     i = start
     while i < len(plain) and plain[i] in _DETERMINERS:
         i += 1
-    return i if i < len(plain) and plain[i] not in _STOP_EN | _STOP_FR else None
+    return i if i < len(plain) and plain[i] not in _STOPWORDS else None
 
 
 _INFLECTIONS = {"e", "s", "es", "ed", "er", "ir", "re", "ing"}
@@ -69,6 +70,11 @@ def same_word(a: str, b: str) -> bool:
     """Two stems of one word, one inflected: "fum" (fume) and "fumer"."""
     short, long = sorted((a, b), key=len)
     return a == b or (len(short) >= 3 and long.startswith(short) and long[len(short):] in _INFLECTIONS)
+
+
+def _timed(stems: list[str], k: int) -> bool:
+    """Whether the word at ``k`` is a time: a time word or one with a digit ("19h", "t1900")."""
+    return k < len(stems) and (stems[k] in _TIME or any(c.isdigit() for c in stems[k]))
 
 
 def _skip_to(plain: list[str], k: int) -> int:
@@ -82,7 +88,7 @@ def _target(plain: list[str], stems: list[str], k: int) -> set[str]:
     """The new value a switch verb gives, from ``k``: content words up to the next stopword (three at most)."""
     words = []
     for word, stem in zip(plain[k: k + 3], stems[k: k + 3]):
-        if word in _STOP_EN | _STOP_FR:
+        if word in _STOPWORDS:
             break
         words.append(stem)
     return set(words)
@@ -118,14 +124,13 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                     change.skip |= set(range(i, after))
                     change.ended.add(stems[j])
                     # What stands before "instead of" is the new value: "going with MySQL instead of".
-                    back = [m for m in range(max(0, i - 3), i) if plain[m] not in _STOP_EN | _STOP_FR]
-                    change.target |= {stems[m] for m in back if all(plain[k] not in _STOP_EN | _STOP_FR
+                    back = [m for m in range(max(0, i - 3), i) if plain[m] not in _STOPWORDS]
+                    change.target |= {stems[m] for m in back if all(plain[k] not in _STOPWORDS
                                                                     for k in range(m, i))}
         # "passer à" is a switch to a thing ("à une Tesla") or a time ("à 19h"), not a visit ("à Paris").
         # "passer sur" is always a switch ("est passée sur Android").
-        timed_after = i + 2 < n and (stems[i + 2] in _TIME or any(c.isdigit() for c in stems[i + 2]))
         passed = word in ("passe", "passee") and (plain[i + 1: i + 2] == ["sur"] or plain[i + 1: i + 2] == ["a"] and (
-            plain[i + 2: i + 3] in (["un"], ["une"]) or timed_after))
+            plain[i + 2: i + 3] in (["un"], ["une"]) or _timed(stems, i + 2)))
         if word in ("passe", "passee") and plain[i + 1: i + 2] in (["a"], ["au"]) and i + 2 < n and values[i + 2] \
                 and not passed:
             change.passed_to_name = True
@@ -153,8 +158,8 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
             k = _skip_to(plain, end + 1 if both else i + 1)
             # A switch verb names the new value even in lower case ("switched to soy milk"); a move verb
             # only a time ("moved to 7pm"): "moved to antwerp" is the residence slot's business.
-            timed = k < n and (stems[k] in _TIME or any(c.isdigit() for c in stems[k]))
-            given = k < n and (values[k] or plain[k] not in _STOP_EN | _STOP_FR)
+            timed = _timed(stems, k)
+            given = k < n and (values[k] or plain[k] not in _STOPWORDS)
             if timed or (given and (word not in _MOVE_VERBS or both)):
                 change.switch = True
                 change.skip.add(i)

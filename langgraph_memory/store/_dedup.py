@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
-from langgraph_memory.store._statements import (CHOICE_STEMS, _ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME,
-                                                _parse, _Parsed, _stem, same_word, subject_probe)
+from langgraph_memory.store._changes import CHOICE_STEMS, same_word
+from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
+                                                _Parsed, _stem, subject_probe)
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
-from langgraph_memory.store._changes import CHOICE_STEMS, _change, same_word
+from langgraph_memory.store._changes import _change
 from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _SYNONYMS, _TIME, _fold, _plain, _stem, _words
 
@@ -115,6 +115,7 @@ _HAVE_FR = _plain("a ai as avons avez ont avait avais avaient")  # "from next we
 _PLACE_PREPOSITIONS = {"to", "in", "at", "from", "à", "au", "aux", "chez"}
 _COMMON_PLACES = _words("home work school bed church hospital night noon maison domicile boulot travail ecole "
                         "lit eglise hopital")
+_NOT_PLACES = _COMMON_PLACES | _KIN | _SPOUSES  # nor a relative ("moved in with his brother")
 # What introduces a value: the same kind on both sides, or the swap is another fact ("works at Google" /
 # "works from home"). A copula and "as" / "comme" name a role; these prepositions a place.
 _INTRO = {**dict.fromkeys(("as", "comme"), "="), **dict.fromkeys(("at", "in", "for", "chez", "à", "au", "aux", "dans",
@@ -238,7 +239,6 @@ def _parse(text: str) -> _Parsed:
             parsed.predicate, parsed.intro = set(), "=" if plain[i] in _COPULAS else _INTRO.get(nxt, nxt)
             if plain[i] in _COPULAS:
                 parsed.head = parsed.ordinals & parsed.tokens
-            if plain[i] in _COPULAS:
                 copula = True
                 continue
         if s in _UPDATE or (prev, s) in _UPDATE_PAIRS:
@@ -285,7 +285,7 @@ def _parse(text: str) -> _Parsed:
             parsed.tokens.add(s)
             # A name said in lower case: "moved to antwerp", "à nancy".
             after = raw[i - 1: i] and raw[i - 1].lower() in _PLACE_PREPOSITIONS
-            if after and s not in _COMMON_PLACES | _KIN | _SPOUSES:
+            if after and s not in _NOT_PLACES:
                 placed.add(s)
             parsed.values |= {s} if s in _TIME else set()
             parsed.attributes |= {s} if s in _TIME and copula else set()
