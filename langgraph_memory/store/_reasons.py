@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Callable
 
 from langgraph_memory.store._dedup import DedupVerdict, _stem
 from langgraph_memory.store._statements import _parse
@@ -27,13 +26,16 @@ _TOKEN = re.compile(r"<\w+>|[^\W_]+")
 _JOINS = re.compile(r"( -> | for )")
 _EDGES = ".,;:!?()[]{}\"'«»“”‘’"
 _LONGEST = 3
-"""The most words a value spans as written ("1,80 m", "quarter past eight")."""
+"""The most words a value spans as written ("1,80 m", "5 km", "dix ans")."""
 _MAX_READS = 400
 """Stretches of text read per reason at most, half per text (~35 µs each): a long memory
 keeps a write fast, and a term not found by then is shown as the policy wrote it."""
-# The policy's reading of one stretch, uncached: these stretches must not push stored
-# texts out of the policy's own cache.
-_read: Callable[[str], frozenset[str]] = lambda text: frozenset(_parse.__wrapped__(text).tokens)  # noqa: E731
+
+
+def _read(stretch: str) -> set[str]:
+    """The policy's terms in ``stretch``, read past its cache: these stretches must not push
+    stored texts out of it."""
+    return _parse.__wrapped__(stretch).tokens
 
 
 def in_words(verdict: DedupVerdict, new: str, old: str) -> DedupVerdict:
