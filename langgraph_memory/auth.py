@@ -23,7 +23,7 @@ ask it. A user reaches:
 * the agent's shared identity (``("agent", <agent_id>, ...)``): read; write only where
   ``agent_writes`` allows, judged on the authenticated identity;
 * the rooms' namespace (``("rooms", <agent_id>)``, the digest's facts): read when ``store``
-  is given and no room there is closed to them (facts do not record their room); ``("rooms", <agent_id>, <room>, ...)``: read
+  is given and no room there is closed to them (a fact's rooms are metadata, not a filter); ``("rooms", <agent_id>, <room>, ...)``: read
   by the room's members (every user for an open room); room messages are posted through
   the ``room`` graph, never the store API;
 * nothing else. Admins reach everything; an anonymous request reaches nothing.

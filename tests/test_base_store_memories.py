@@ -201,3 +201,20 @@ def test_memory_store_opened_twice_in_one_process_is_refused(tmp_path, embedding
     with MemoryStore.open(tmp_path / "x", embeddings=embeddings):
         with pytest.raises(StoreLockedError):
             QdrantStore.open(tmp_path / "x", index={"dims": 384, "embed": embeddings})
+
+
+def test_an_update_through_the_base_store_keeps_the_memorys_links_and_channel(memories, items):
+    home = memories.remember("I live in Nantes", namespace=ALICE, channel="family").memory
+    job = memories.remember("I work at the Nantes harbour", namespace=ALICE).memory
+    memories.link(job.id, home.id, "related_to", namespace=ALICE)
+    memories.link(home.id, job.id, "caused_by", namespace=ALICE)
+    before = {(link.source_id, link.relation, link.target_id) for link in memories.links(home.id, namespace=ALICE)}
+    assert len(before) == 2
+    items.put(ALICE, home.id, {"content": "I live in Rennes"})
+    updated = memories.get(home.id, namespace=ALICE)
+    assert updated.content == "I live in Rennes" and updated.channel == "family"
+    assert {(link.source_id, link.relation, link.target_id)
+            for link in memories.links(home.id, namespace=ALICE)} == before
+    # Still found in its channel, and still out of another channel's reads.
+    assert [m.id for m in memories.recent(namespace=ALICE, since=None, channel="family")] == [home.id]
+    assert home.id not in {m.id for m in memories.recent(namespace=ALICE, since=None, channel="work")}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import HumanMessage
 
@@ -261,3 +261,35 @@ def test_what_the_model_stored_this_turn_is_not_captured_twice(kind, tmp_path, e
         assert contents == ["Constraint (gluten): and I can't eat gluten", "Mickael likes jazz"]
     finally:
         store.close()
+
+
+def test_a_now_out_of_range_is_our_error_and_stores_nothing(edge_store) -> None:
+    capture = PreferenceCapture(edge_store)
+    for bad in (datetime(9999, 12, 31, 23), datetime(1, 1, 1, tzinfo=timezone.utc),
+                datetime(2200, 1, 2, tzinfo=timezone.utc), "2026-11-23", 0):
+        with pytest.raises(InvalidMemoryError) as info:
+            capture.capture(["I'm allergic to peanuts"], namespace=NS, now=bad)
+        assert info.value.field == "now"
+    assert _captured(edge_store) == []
+    # A naive time is read as UTC, as everywhere in the package; an aware one keeps its date.
+    friday = ["Rappelle-moi d'appeler Lina vendredi."]
+    assert capture.classify(friday, datetime(2026, 11, 23, 9)).captures[0].timeframe == "2026-11-27"
+    late = datetime(2026, 11, 22, 23, 30, tzinfo=timezone(timedelta(hours=-5)))  # already Monday in UTC
+    assert capture.classify(friday, late).captures[0].timeframe == "2026-11-27"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(now=st.datetimes(timezones=st.one_of(st.none(), st.timezones())))
+@example(now=datetime(9999, 12, 31, 23))
+@example(now=datetime(2199, 12, 31, 23, tzinfo=timezone.utc))
+def test_any_now_classifies_or_raises_our_error(edge_store, now) -> None:
+    texts = ["I prefer tea", "Rappelle-moi d'appeler Lina vendredi."]
+    try:
+        result = PreferenceCapture(edge_store).classify(texts, now)
+    except InvalidMemoryError as exc:
+        assert exc.field == "now"
+        aware = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        assert not datetime(1970, 1, 1, tzinfo=timezone.utc) <= aware <= datetime(2200, 1, 1, tzinfo=timezone.utc)
+        return
+    assert not result.skipped and len(result.captures) == 2
+    assert all(valid_timeframe(c.timeframe) == c.timeframe for c in result.captures)

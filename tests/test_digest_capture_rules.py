@@ -83,3 +83,18 @@ def test_the_oldest_messages_are_digested_first(store, monkeypatch) -> None:
     assert '"message number 5"' not in transcript
     left = store.live_messages(namespace=ROOMS, room="lobby")
     assert len(left) == 35 and {m.id for m in left} == set(ids[5:])
+
+
+@pytest.mark.parametrize("backend", ["edge"])
+def test_a_digested_fact_records_every_room_it_was_heard_in(store) -> None:
+    fact = {"content": "Sarah a un chien qui s'appelle Biscuit", "subjects": ["sarah"]}
+    ids = []
+    for room in ("lobby", "kitchen"):
+        store.observe_many([{"text": "Sarah a un chien, Biscuit", "author": "david",
+                             "at": datetime(2026, 1, 1, tzinfo=timezone.utc)}], namespace=ROOMS, room=room)
+        report = digest(store, namespace=ROOMS, room=room, model=ScriptedChatModel(responses=[]).say(digest_reply(fact)))
+        ids += report.memory_ids
+    assert len(set(ids)) == 1  # the kitchen's is a duplicate of the lobby's
+    [memory] = store.recent(namespace=ROOMS, since=None)
+    assert memory.source == "digest" and memory.metadata["rooms"] == ["lobby", "kitchen"]
+    assert memory.metadata["room"] == "kitchen"

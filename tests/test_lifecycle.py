@@ -143,6 +143,23 @@ def test_graphs_start_one_daily_gardening_per_store_and_close_stops_it(make_stor
     assert not daily.running and _scheduler_threads() == before
 
 
+def test_react_agent_hooks_start_the_daily_gardening_with_the_same_opt_out(make_store, tmp_path):
+    from langgraph_memory import react_agent_hooks
+
+    before = _scheduler_threads()
+    store = make_store(tmp_path / "react")
+    react_agent_hooks(store)
+    daily = store.__dict__["_daily_gardening"]
+    assert daily.ready.wait(60) and daily.running
+    react_agent_hooks(store)  # a second face over the same store shares it
+    assert store.__dict__["_daily_gardening"] is daily and _scheduler_threads() == before + 1
+    other = make_store(tmp_path / "react-off")
+    react_agent_hooks(other, garden_daily=False)
+    assert "_daily_gardening" not in other.__dict__
+    store.close()
+    assert not daily.running and _scheduler_threads() == before
+
+
 def test_a_deferred_store_starts_its_gardening_once_built(make_store, tmp_path):
     from langgraph_memory import build_memory_graph
     from langgraph_memory.store.deferred import DeferredStore

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from langgraph_memory import DEFAULT_IMPORTANCE, InvalidMemoryError, Memory, parse_ttl
 from langgraph_memory.store.records import (
@@ -29,6 +31,15 @@ NS = ("memories", "alice")
         ("2w", timedelta(weeks=2)),
         ("45s", timedelta(seconds=45)),
         (" 12H ", timedelta(hours=12)),
+        # As a person or a model writes it (the digest's reader, shared by every entry point).
+        ("7 days", timedelta(days=7)),
+        ("1 week", timedelta(weeks=1)),
+        ("2 weeks", timedelta(weeks=2)),
+        ("P7D", timedelta(days=7)),
+        ("PT12H", timedelta(hours=12)),
+        ("3 mois", timedelta(days=90)),
+        ("une semaine", timedelta(weeks=1)),
+        ("1.5h", timedelta(minutes=90)),
     ],
 )
 def test_parse_ttl_accepts_durations(text, expected):
@@ -44,11 +55,24 @@ def test_parse_ttl_accepts_positive_timedelta():
     assert parse_ttl(timedelta(minutes=5)) == timedelta(minutes=5)
 
 
-@pytest.mark.parametrize("bad", ["7x", "-1d", "0d", "0m", "d7", "7 days", "1.5h", "7", 7, 7.0, timedelta(0), timedelta(days=-1)])
+@pytest.mark.parametrize("bad", ["7x", "-1d", "0d", "0m", "d7", "soon", "-3 days", "500 years", "0.1s", "P", "7", 7, 7.0,
+                                 "1" * 70 + "d", timedelta(0), timedelta(days=-1)])
 def test_parse_ttl_rejects_malformed(bad):
     with pytest.raises(InvalidMemoryError) as info:
         parse_ttl(bad)
     assert info.value.field == "ttl"
+
+
+@given(st.one_of(st.text(max_size=80), st.from_regex(r"\s*\d{1,6}([.,]\d{1,3})?\s*[a-zé]{0,8}\s*", fullmatch=True),
+                 st.from_regex(r"P(\d{1,6}[YMWD]){0,3}(T(\d{1,6}[HMS]){0,3})?", fullmatch=True)))
+@settings(max_examples=300, deadline=None)
+def test_any_ttl_text_is_a_bounded_duration_permanent_or_our_error(text):
+    try:
+        ttl = parse_ttl(text)
+    except InvalidMemoryError as exc:
+        assert exc.field == "ttl"
+        return
+    assert ttl is None or timedelta(0) < ttl <= timedelta(days=36500)
 
 
 def test_parse_since_is_a_point_in_the_past():

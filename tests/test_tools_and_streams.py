@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from agent_harness import build_agent, config, run
@@ -160,3 +163,50 @@ def test_the_user_can_come_from_the_runtime_context(shared_store, user):
     graph = build_memory_graph(model, shared_store, background_stats=False)
     graph.invoke({"messages": [HumanMessage("hello")]}, context={"user_id": user})
     assert "Zoé" in model.received[0][0].content
+
+
+def _store_with_ttl(store, user: str, ttl) -> ToolMessage:
+    from langgraph.graph import START, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    from langgraph_memory import MemoryState, memory_tools
+
+    builder = StateGraph(MemoryState)
+    builder.add_node("tools", ToolNode(memory_tools(store)))
+    builder.add_edge(START, "tools")
+    call = tool_call("store_memory", {"content": "Mickael is sick", "ttl": ttl})
+    out = builder.compile().invoke({"messages": [AIMessage("", tool_calls=[call])]}, config(user))
+    [answer] = [m for m in out["messages"] if isinstance(m, ToolMessage)]
+    return answer
+
+
+@pytest.mark.parametrize("ttl, days", [("7 days", 7), ("1 week", 7), ("2 weeks", 14), ("P7D", 7), ("3 mois", 90),
+                                       ("7d", 7)])
+def test_the_store_tool_takes_a_ttl_as_the_digest_does(fake_stores, ttl, days):
+    store, user = fake_stores["edge"], f"ttl-{uuid.uuid4().hex[:8]}"
+    before = datetime.now(timezone.utc)
+    answer = _store_with_ttl(store, user, ttl)
+    assert answer.status == "success", answer.content
+    [memory] = store.recent(namespace=("memories", user), since=None)
+    assert timedelta(days=days) <= memory.expires_at - before <= timedelta(days=days, minutes=5)
+
+
+def test_an_unreadable_ttl_is_a_tool_error_and_stores_nothing(fake_stores):
+    store, user = fake_stores["edge"], f"ttl-{uuid.uuid4().hex[:8]}"
+    for ttl in ("in a while", "-3 days", "500 years", "0d"):
+        answer = _store_with_ttl(store, user, ttl)
+        assert answer.status == "error" and "ttl" in answer.content and "Nothing was stored" in answer.content
+    assert store.count(namespace=("memories", user)) == 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ttl=st.one_of(st.text(max_size=40), st.from_regex(r"\d{1,4} ?(days?|weeks?|mois|semaines?|h|d|w)", fullmatch=True)))
+def test_any_ttl_through_the_tool_stores_a_bounded_expiry_or_nothing(fake_stores, ttl):
+    store, user = fake_stores["qdrant"], f"ttl-{uuid.uuid4().hex[:8]}"
+    answer = _store_with_ttl(store, user, ttl)
+    stored = store.recent(namespace=("memories", user), since=None)
+    if answer.status == "error":
+        assert stored == []
+        return
+    [memory] = stored
+    assert memory.expires_at is None or memory.created_at < memory.expires_at <= memory.created_at + timedelta(days=36500)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from langgraph_memory import EmbeddingsUnavailableError, LazyEmbeddings, MemoryStore
 from langgraph_memory.agent.injection import DROP_REASONS, Injection
@@ -91,6 +94,36 @@ def test_dedup_reasons_use_the_words_of_the_memories(make_store):
     assert moved.verdict.decision == "correction"
     assert moved.verdict.reason.startswith("residence: Ordizan -> Toulouse (cosine ")
     assert arm.action == "inserted" and arm.verdict.reason.startswith("new facts: 2019, bras (cosine ")
+
+
+@pytest.mark.parametrize("new, old, reason", [
+    ("Sophie est mariée depuis juin", "Sophie est célibataire", "relationship: célibataire -> mariée, juin"),
+    ("Nora's yoga class moved to 7pm", "Nora's yoga class is at 6pm", "switch: 6pm -> 7pm"),
+    ("Léa travaille le lundi de 9h à 17h", "Léa travaille le lundi", "adds 9h, 17h"),
+    ("tilly is training for a 5 km race", "Tilly is training for a 10 km race", "new facts: 5 km"),
+    ("Nina is vegan", "Nina is allergic to gluten", "new facts: vegan"),
+    ("Lena stopped tennis and started padel", "Lena plays tennis on weekends", "ends: tennis for padel"),
+    ("Anouk est allergique aux crevettes et aux arachides", "Anouk est allergique aux crevettes", "adds arachides"),
+])
+def test_dedup_reasons_show_values_slots_and_stems_as_the_user_wrote_them(new, old, reason):
+    from langgraph_memory.store._dedup import DedupPolicy
+    from langgraph_memory.store._reasons import in_words
+
+    verdict = DedupPolicy().decide(new, old, 0.8)
+    assert in_words(verdict, new, old).reason == f"{reason} (cosine 0.80)"
+
+
+@settings(max_examples=200, deadline=None)
+@given(new=st.text(max_size=120), old=st.text(max_size=120), cosine=st.floats(0.0, 1.0))
+def test_any_reason_is_rendered_in_one_line_with_its_decision(new, old, cosine):
+    from langgraph_memory.store._dedup import DedupPolicy
+    from langgraph_memory.store._reasons import in_words
+
+    verdict = DedupPolicy().decide(new, old, cosine)
+    shown = in_words(verdict, new, old)
+    assert shown.decision == verdict.decision and shown.reason.endswith(f"(cosine {cosine:.2f})")
+    assert all(slot in new + old for slot in re.findall(r"<\w+>", shown.reason))  # no slot names left
+    assert "\n" not in shown.reason or "\n" in new + old
 
 
 def test_what_the_prehook_left_out_reads_as_words():

@@ -186,6 +186,7 @@ def react_agent_hooks(
     instructions: str | None = MEMORY_INSTRUCTIONS,
     background_stats: bool = True,
     capture: CaptureConfig | bool | None = True,
+    garden_daily: bool = True,
 ) -> dict[str, Any]:
     """Keyword arguments that give a ``create_react_agent`` memory::
 
@@ -195,8 +196,11 @@ def react_agent_hooks(
     hands the model an input with them, via ``llm_input_messages``, so the thread's
     messages stay clean), ``post_model_hook`` (closes the turn, and hands the user's
     messages to preference capture: ``capture`` as for :class:`MemoryMiddleware`) and
-    ``state_schema``.
+    ``state_schema``. Like :func:`build_memory_graph`, it starts the store's daily gardening
+    unless ``garden_daily=False`` (when a LangGraph Platform cron runs the ``garden`` graph).
     """
+    if garden_daily:
+        start_daily_gardening(store)
     prehook = MemoryPrehook(
         store, namespace=namespace, config=config, agent_namespace=agent_namespace,
         room_namespace=room_namespace)

@@ -75,7 +75,8 @@ class StoreArgs(BaseModel):
     subjects: list[str] = Field(default_factory=list, description='Lowercase tags, e.g. ["mickael", "ski"].')
     memory_type: MemoryTypeName = Field(default="fact", description="identity, preference, decision, event, todo, fact...")
     importance: Optional[float] = Field(default=None, description="0 to 1; default depends on the type.")
-    ttl: Optional[str] = Field(default=None, description='For temporary states: "1h", "1d", "7d", "2w". Omit for lasting facts.')
+    ttl: Optional[str] = Field(default=None, description=(
+        'For temporary states: "1h", "7d", "2w", "3 days", "P7D". Omit for lasting facts.'))
     updates: Optional[str] = Field(default=None, description=(
         "The id of the memory this one replaces (from the <memories> block or a search), when the user "
         "changed a decision or a fact; it is kept in history. Omit for a new fact."))

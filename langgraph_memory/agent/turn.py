@@ -40,7 +40,8 @@ class TurnScopes:
     rooms: tuple[str, ...] = ()
     room_facts: bool = True
     """Whether the rooms' digested facts are shown: not when a room of the namespace is
-    closed to this run's user, since facts do not record the room they came from."""
+    closed to this run's user: a fact's rooms are provenance in its metadata (``rooms``),
+    which reads do not filter on."""
 
     @property
     def shared(self) -> bool:

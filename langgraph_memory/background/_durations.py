@@ -1,14 +1,12 @@
-"""Durations as a model writes them, for a digested fact's TTL: "7d", "7 days", "1 week",
-"2 weeks", "a month", "P7D", "PT12H", "3 mois", "une semaine", "quinze jours".
+"""A digested fact's TTL, as the digest model wrote it ("7 days", "P7D", "3 mois").
 
-:func:`understood_ttl` turns one into a :class:`~datetime.timedelta`, or ``None`` when it
-says nothing we can read (the digest then keeps the fact without a TTL rather than
-dropping it). Bounds stay the store's: a duration past its maximum is not understood.
+:func:`understood_ttl` reads it with the store's own TTL parser
+(:func:`~langgraph_memory.store.records.parse_ttl`), but where an entry point refuses an
+unreadable TTL, the digest keeps the fact without one rather than dropping it.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from typing import Any
 
@@ -17,60 +15,13 @@ from langgraph_memory.store.records import parse_ttl
 
 __all__ = ["understood_ttl"]
 
-_FLAGS = re.IGNORECASE | re.UNICODE
-_SECONDS = {
-    "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "seconde": 1, "secondes": 1,
-    "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
-    "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "heure": 3600, "heures": 3600,
-    "d": 86400, "day": 86400, "days": 86400, "jour": 86400, "jours": 86400, "j": 86400,
-    "w": 7 * 86400, "wk": 7 * 86400, "week": 7 * 86400, "weeks": 7 * 86400, "semaine": 7 * 86400,
-    "semaines": 7 * 86400, "sem": 7 * 86400,
-    "mo": 30 * 86400, "month": 30 * 86400, "months": 30 * 86400, "mois": 30 * 86400,
-    "y": 365 * 86400, "yr": 365 * 86400, "year": 365 * 86400, "years": 365 * 86400, "an": 365 * 86400,
-    "ans": 365 * 86400, "année": 365 * 86400, "années": 365 * 86400,
-}
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4,
-    "quatre": 4, "five": 5, "cinq": 5, "six": 6, "seven": 7, "sept": 7, "eight": 8, "huit": 8, "nine": 9,
-    "neuf": 9, "ten": 10, "dix": 10, "fifteen": 15, "quinze": 15, "twenty": 20, "vingt": 20, "thirty": 30,
-    "trente": 30, "couple of": 2, "few": 3, "quelques": 3,
-}
-_UNIT = "|".join(sorted(_SECONDS, key=len, reverse=True))
-_AMOUNT = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True))
-_PHRASE = re.compile(rf"^(?:for\s+|pendant\s+|during\s+|about\s+|environ\s+)?(?:({_AMOUNT})\s*)?({_UNIT})$", _FLAGS)
-_ISO = re.compile(r"^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$", _FLAGS)
-_ISO_SECONDS = (365 * 86400, 30 * 86400, 7 * 86400, 86400, 3600, 60, 1)
-
-
-def _seconds(text: str) -> float | None:
-    iso = _ISO.fullmatch(text)
-    if iso and any(iso.groups()):
-        return sum(int(v) * unit for v, unit in zip(iso.groups(), _ISO_SECONDS) if v)
-    phrase = _PHRASE.fullmatch(text)
-    if phrase is None:
-        return None
-    amount, unit = phrase.group(1), phrase.group(2).lower()
-    if amount is None:
-        number = 1.0
-    elif amount.lower() in _NUMBER_WORDS:
-        number = float(_NUMBER_WORDS[amount.lower()])
-    else:
-        number = float(amount.replace(",", "."))
-    if amount and amount.lower() == "quinze" and unit.startswith("jour"):
-        number = 14.0  # "quinze jours" is two weeks
-    return number * _SECONDS[unit]
-
 
 def understood_ttl(value: Any) -> timedelta | None:
     """A fact's TTL as a model gave it, understood as a duration within the store's
     bounds; ``None`` for an empty, unreadable, non-positive or too long one."""
-    if not isinstance(value, str) or not value.strip() or len(value) > 64:
-        return None
-    text = " ".join(value.strip().split())
-    seconds = _seconds(text)
-    if seconds is None or seconds <= 0:
+    if not isinstance(value, str):
         return None
     try:
-        return parse_ttl(timedelta(seconds=round(seconds)))
-    except (InvalidMemoryError, OverflowError, ValueError):
+        return parse_ttl(value)
+    except InvalidMemoryError:
         return None

@@ -1,6 +1,6 @@
-"""Daily gardening by default: what ``MemoryMiddleware`` and ``build_memory_graph`` start
-so that a long-running app fades, archives and purges (expired memories, forgotten ones
-past their window) without a call (seed 000's "un cron fait le ménage").
+"""Daily gardening by default: what ``MemoryMiddleware``, ``build_memory_graph`` and
+``react_agent_hooks`` start so that a long-running app fades, archives and purges (expired
+memories, forgotten ones past their window) without a call (seed 000's "un cron fait le ménage").
 
 One scheduler per store (a second graph over the same store shares it), stopped by
 ``store.close()``. Its first pass on a store that never had one is at the next scheduled

@@ -272,7 +272,9 @@ def _run(store: Any, jobs: JobState, key: str, namespace: Namespace, target: Nam
                 result = store.remember(
                     fact["content"], namespace=target, memory_type=fact.get("memory_type") or "fact",
                     subjects=fact.get("subjects") or (), ttl=_ttl(fact), source="digest",
-                    metadata={"room": room, "digest": key},
+                    # "rooms" is provenance: a list, so a fact merged with one from another
+                    # room keeps both (dedup joins list values); "room" names the latest.
+                    metadata={"room": room, "rooms": [room], "digest": key},
                 )
             except Exception as exc:
                 raise DigestError(f"the digest could not store a fact of #{room}: {exc}; no message was removed") from exc

@@ -33,6 +33,7 @@ from langgraph_memory.background._lexicon import passes_filter, rule_classify
 from langgraph_memory.background._objects import objects_of, same_thing
 from langgraph_memory.background._timeframe import TOPICS, resolve_timeframe, topic_of, valid_timeframe
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import check_datetime
 from langgraph_memory.store._dedup import DedupVerdict
 from langgraph_memory.store._reads import live_where, memories_plan
 from langgraph_memory.store.records import Memory, Namespace, new_memory, utcnow, validate_namespace
@@ -249,8 +250,10 @@ class PreferenceCapture:
         return self.classifier is rule_classifier
 
     def classify(self, texts: Sequence[str], now: datetime | None = None) -> CaptureResult:
-        """Filter and classify ``texts``; nothing is stored."""
-        now = now or utcnow()
+        """Filter and classify ``texts``; nothing is stored. ``now`` (default: the current
+        time) is what relative dates are read against: a datetime within the storable range
+        (1970-2200), naive ones taken as UTC, or :class:`InvalidMemoryError`."""
+        now = utcnow() if now is None else check_datetime("now", now)
         result = CaptureResult()
         for text in texts:
             if not isinstance(text, str) or not text.strip() or len(text) > MAX_MESSAGE_CHARS:

@@ -109,9 +109,11 @@ def _memory_from(value: Mapping[str, Any], namespace: tuple[str, ...], base: Mem
             if value.get(k) is not None}
     memory = new_memory(value.get("content"), namespace=namespace, **args)
     if base is not None:
+        # What an item's value does not hold stays the memory's: its history, use, links and channel.
         memory = memory.evolve(id=base.id, created_at=base.created_at, expires_at=base.expires_at,
                                supersedes=base.supersedes, access_count=base.access_count,
-                               injection_count=base.injection_count, last_accessed_at=base.last_accessed_at)
+                               injection_count=base.injection_count, last_accessed_at=base.last_accessed_at,
+                               links=base.links, channel=base.channel)
     return memory
 
 

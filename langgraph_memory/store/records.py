@@ -6,7 +6,6 @@ This module knows nothing about Qdrant or LangGraph. It turns user input into a 
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
@@ -24,6 +23,7 @@ from langgraph_memory.store._checks import (
     check_text,
     stored_time,
 )
+from langgraph_memory.store._durations import duration_seconds
 
 __all__ = [
     "Memory",
@@ -73,8 +73,8 @@ MAX_CONTENT_CHARS = 4000
 MAX_SUBJECTS = 20
 MAX_SUBJECT_CHARS = 64
 
-_TTL_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-_TTL_RE = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$", re.IGNORECASE)
+_MAX_TTL_CHARS = 64
+_TTL_EXAMPLES = "use a number and a unit, e.g. 30m, 1h, 7d, 2w, '7 days', '2 weeks', P7D"
 _PERMANENT = {"", "none", "null", "permanent", "never", "forever"}
 
 
@@ -83,7 +83,9 @@ def utcnow() -> datetime:
 
 
 def parse_ttl(ttl: str | timedelta | None) -> timedelta | None:
-    """Parse a TTL such as ``"30m"``, ``"1h"``, ``"7d"`` or ``"2w"``.
+    """Parse a TTL such as ``"30m"``, ``"1h"``, ``"7d"``, ``"2w"``, or as a person or model
+    writes one: ``"7 days"``, ``"1 week"``, ``"P7D"``, ``"3 mois"``, ``"une semaine"``
+    (:mod:`langgraph_memory.store._durations`, the one reader of durations).
 
     ``None`` (or ``"permanent"``) means the memory never expires.
 
@@ -100,20 +102,19 @@ def parse_ttl(ttl: str | timedelta | None) -> timedelta | None:
         return ttl
     if not isinstance(ttl, str):
         raise InvalidMemoryError("ttl", f"expected a string like '7d', got {type(ttl).__name__}")
-    if len(ttl) > 32:
-        raise InvalidMemoryError("ttl", "is not a duration; use a number and a unit: 30m, 1h, 7d, 2w")
-    if ttl.strip().lower() in _PERMANENT:
+    if len(ttl) > _MAX_TTL_CHARS:
+        raise InvalidMemoryError("ttl", f"is not a duration; {_TTL_EXAMPLES}")
+    text = " ".join(ttl.split())
+    if text.lower() in _PERMANENT:
         return None
-    match = _TTL_RE.fullmatch(ttl)
-    if not match:
-        raise InvalidMemoryError(
-            "ttl", f"{ttl!r} is not a duration; use a number and a unit: 30m, 1h, 7d, 2w"
-        )
-    seconds = int(match.group(1)) * _TTL_UNITS[match.group(2).lower()]
-    if seconds <= 0:
-        raise InvalidMemoryError("ttl", "must be positive")
+    seconds = duration_seconds(text)
+    if seconds is None:
+        raise InvalidMemoryError("ttl", f"{ttl!r} is not a duration; {_TTL_EXAMPLES}")
     if seconds > MAX_TTL.total_seconds():
         raise InvalidMemoryError("ttl", f"is longer than {MAX_TTL.days} days")
+    seconds = round(seconds)
+    if seconds <= 0:
+        raise InvalidMemoryError("ttl", "must be positive")
     return timedelta(seconds=seconds)
 
 
