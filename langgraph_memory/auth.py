@@ -19,7 +19,8 @@ authenticated user reaches every namespace. One line in the app's auth module cl
 ask it. A user reaches:
 
 * their own memories: namespaces starting with the user namespace template filled with
-  their identity (``("memories", "<identity>", ...)`` by default), read and write;
+  their identity's label (``("memories", namespace_label(identity), ...)`` by default,
+  ``"alice@example%2Ecom"`` for ``"alice@example.com"``), read and write;
 * the agent's shared identity (``("agent", <agent_id>, ...)``): read; write only where
   ``agent_writes`` allows, judged on the authenticated identity;
 * the rooms' namespace (``("rooms", <agent_id>)``, the digest's facts): read when ``store``
@@ -39,6 +40,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE
 from langgraph_memory.agent.identity import DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
+from langgraph_memory.agent.scope import InvalidIdentityError, namespace_label
 
 __all__ = ["AccessPolicy", "Action", "protect_store"]
 
@@ -76,7 +78,7 @@ def _part_matches(part: str, fields: tuple[str, ...], label: str, identity: str 
         if name == "user_id":
             if identity is None:
                 return False
-            regex.append(re.escape(identity))
+            regex.append(re.escape(namespace_label(identity)))
         elif name:
             regex.append(r".+")
     return re.fullmatch("".join(regex), label, re.DOTALL) is not None
@@ -184,11 +186,15 @@ class AccessPolicy:
         user = _valid_identity(identity)
         if user is None:
             return None
+        try:
+            label = namespace_label(user)
+        except InvalidIdentityError:  # no namespace can be theirs
+            return None
         root: list[str] = []
         for part, fields in self._patterns["user"]:
             if any(f != "user_id" for f in fields):
                 break
-            root.append(part.replace("{user_id}", user) if fields else part)
+            root.append(part.replace("{user_id}", label) if fields else part)
         named = any(fields for _, fields in self._patterns["user"][: len(root)])
         return tuple(root) if named else None
 
