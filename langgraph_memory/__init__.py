@@ -57,6 +57,8 @@ _LAZY = {
     "AccessDeniedError": "langgraph_memory.errors",
     "AccessPolicy": "langgraph_memory.auth",
     "InvalidIdentityError": "langgraph_memory.agent.scope",
+    "AgentScopeError": "langgraph_memory.agent.identity",
+    "MemoryScopeError": "langgraph_memory.errors",
     "namespace_label": "langgraph_memory.agent.scope",
     "protect_store": "langgraph_memory.auth",
     "DeferredStore": "langgraph_memory.store.deferred",
@@ -107,7 +109,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
     from langgraph_memory.background.worker import BackgroundWorker, WorkerStats, worker_for
     from langgraph_memory.base_store import QdrantStore
     from langgraph_memory.auth import AccessPolicy, protect_store
+    from langgraph_memory.agent.identity import AgentScopeError
     from langgraph_memory.agent.scope import InvalidIdentityError, namespace_label
+    from langgraph_memory.errors import MemoryScopeError
     from langgraph_memory.errors import (
         AccessDeniedError,
         EmbeddingsUnavailableError,
@@ -162,6 +166,8 @@ __all__ = [
     "AccessDeniedError",
     "AccessPolicy",
     "InvalidIdentityError",
+    "AgentScopeError",
+    "MemoryScopeError",
     "namespace_label",
     "protect_store",
     "Link",

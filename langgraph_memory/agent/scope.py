@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_memory.agent.identity import authenticated_identity
-from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
+from langgraph_memory.errors import InvalidMemoryError, MemoryScopeError
 from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_text
 from langgraph_memory.store.records import Namespace
 
@@ -31,14 +31,6 @@ __all__ = [
 
 DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
 """Where a user's memories live; placeholders come from the runtime, never the model."""
-
-
-class MemoryScopeError(LangGraphMemoryError, ValueError):
-    """The runtime does not say whose memories these are (no ``user_id``).
-
-    A ``ValueError`` too, because the caller left out a value: servers that hide unexpected
-    exceptions from clients (the LangGraph API server answers "An internal error occurred")
-    pass a ``ValueError``'s message on, so a client reads what to pass."""
 
 
 class InvalidIdentityError(MemoryScopeError):
