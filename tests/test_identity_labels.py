@@ -120,3 +120,16 @@ def test_an_email_identity_keeps_memories_the_store_api_can_reach(kind, make_sto
     assert contents == {"Alice keeps bees on the roof", "Alice's sister Lina lives in Lyon"}
     assert base.get(label, seeded.id).value["content"] == "Alice keeps bees on the roof"
     assert base.list_namespaces(prefix=("memories",)) == [label]
+
+
+def test_the_browser_and_the_cli_name_the_label() -> None:
+    from langgraph_memory.cli._commands import parse_namespace
+    from langgraph_memory.ui import _access
+
+    mine = ("memories", namespace_label("alice@example.com"))
+    # Without a policy, an authenticated browser user reaches their own label's namespace only.
+    assert _access.allows(None, "alice@example.com", "read", mine)
+    assert not _access.allows(None, "alice@example.com", "read", ("memories", "alice@example.com"))
+    assert not _access.allows(None, "alice@example%2Ecom", "read", mine)
+    assert not _access.allows(None, "bell\x07", "read", ("memories", "bell\x07"))
+    assert parse_namespace("memories/alice@example%2Ecom") == mine
