@@ -40,7 +40,9 @@ from langgraph_memory.ui import memory_browser  # noqa: E402
 
 ADMINS = {"ops"}
 """Identities that may reach every namespace and change the agent's identity."""
-DEMO_TOKENS = {"token-alice": "alice", "token-bob": "bob", "token-ops": "ops"}
+DEMO_TOKENS = {"token-alice": "alice", "token-bob": "bob", "token-ops": "ops", "token-eve": "eve@example.com"}
+"""eve has an e-mail identity, as real providers give: her memories live in
+``("memories", "eve@example%2Ecom")`` (``namespace_label``: store API labels hold no period)."""
 
 auth = Auth()
 

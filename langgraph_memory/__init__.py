@@ -56,6 +56,10 @@ _LAZY = {
     "StorageError": "langgraph_memory.errors",
     "AccessDeniedError": "langgraph_memory.errors",
     "AccessPolicy": "langgraph_memory.auth",
+    "InvalidIdentityError": "langgraph_memory.agent.scope",
+    "AgentScopeError": "langgraph_memory.agent.identity",
+    "MemoryScopeError": "langgraph_memory.errors",
+    "namespace_label": "langgraph_memory.agent.scope",
     "protect_store": "langgraph_memory.auth",
     "DeferredStore": "langgraph_memory.store.deferred",
     "RecallHit": "langgraph_memory.store.conversations",
@@ -105,6 +109,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see
     from langgraph_memory.background.worker import BackgroundWorker, WorkerStats, worker_for
     from langgraph_memory.base_store import QdrantStore
     from langgraph_memory.auth import AccessPolicy, protect_store
+    from langgraph_memory.agent.identity import AgentScopeError
+    from langgraph_memory.agent.scope import InvalidIdentityError, namespace_label
+    from langgraph_memory.errors import MemoryScopeError
     from langgraph_memory.errors import (
         AccessDeniedError,
         EmbeddingsUnavailableError,
@@ -158,6 +165,10 @@ def __dir__() -> list[str]:
 __all__ = [
     "AccessDeniedError",
     "AccessPolicy",
+    "InvalidIdentityError",
+    "AgentScopeError",
+    "MemoryScopeError",
+    "namespace_label",
     "protect_store",
     "Link",
     "schedule_gardening",

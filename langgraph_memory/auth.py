@@ -19,9 +19,11 @@ authenticated user reaches every namespace. One line in the app's auth module cl
 ask it. A user reaches:
 
 * their own memories: namespaces starting with the user namespace template filled with
-  their identity (``("memories", "<identity>", ...)`` by default), read and write;
-* the agent's shared identity (``("agent", <agent_id>, ...)``): read; write only where
-  ``agent_writes`` allows, judged on the authenticated identity;
+  their identity's label (``("memories", namespace_label(identity), ...)`` by default,
+  ``"alice@example%2Ecom"`` for ``"alice@example.com"``), read and write;
+* the agent's shared identity (``("agent", <agent_id>, ...)``, for the ``agent_ids`` the app
+  pins, default ``"agent"``): read; write only where ``agent_writes`` allows, judged on the
+  authenticated identity;
 * the rooms' namespace (``("rooms", <agent_id>)``, the digest's facts): read when ``store``
   is given and no room there is closed to them (a fact's rooms are metadata, not a filter); ``("rooms", <agent_id>, <room>, ...)``: read
   by the room's members (every user for an open room); room messages are posted through
@@ -37,8 +39,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE
-from langgraph_memory.agent.identity import DEFAULT_AGENT_NAMESPACE, AgentWrites
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
+from langgraph_memory.agent.scope import InvalidIdentityError, namespace_label
 
 __all__ = ["AccessPolicy", "Action", "protect_store"]
 
@@ -67,26 +70,34 @@ def _pattern(template: Sequence[str], what: str, *, user: bool) -> tuple[tuple[s
     return tuple(parts)
 
 
-def _part_matches(part: str, fields: tuple[str, ...], label: str, identity: str | None) -> bool:
+def _part_matches(part: str, fields: tuple[str, ...], label: str, identity: str | None,
+                  agents: frozenset[str] | None = None) -> bool:
     if not fields:
         return part == label
+    if "agent_id" in fields and agents is not None and not agents:
+        return False
+    if part == "{agent_id}" and agents is not None:
+        return label in agents
     regex = []
     for literal, name, _, _ in string.Formatter().parse(part):
         regex.append(re.escape(literal))
         if name == "user_id":
             if identity is None:
                 return False
-            regex.append(re.escape(identity))
+            regex.append(re.escape(namespace_label(identity)))
+        elif name == "agent_id" and agents is not None:
+            regex.append("(?:" + "|".join(re.escape(a) for a in sorted(agents)) + ")")
         elif name:
             regex.append(r".+")
     return re.fullmatch("".join(regex), label, re.DOTALL) is not None
 
 
 def _under(pattern: tuple[tuple[str, tuple[str, ...]], ...], namespace: tuple[str, ...],
-           identity: str | None = None) -> bool:
-    """Whether ``namespace`` is the pattern's namespace or one below it."""
+           identity: str | None = None, agents: frozenset[str] | None = None) -> bool:
+    """Whether ``namespace`` is the pattern's namespace or one below it (``{agent_id}``
+    standing for one of the ``agents`` labels, when given)."""
     return len(namespace) >= len(pattern) and all(
-        _part_matches(part, fields, label, identity) for (part, fields), label in zip(pattern, namespace))
+        _part_matches(part, fields, label, identity, agents) for (part, fields), label in zip(pattern, namespace))
 
 
 def _valid_identity(identity: Any) -> str | None:
@@ -113,6 +124,10 @@ class AccessPolicy:
         store: the :class:`~langgraph_memory.MemoryStore` (or a ``QdrantStore`` made by its
             ``as_base_store()``) holding room member lists; without it no room namespace is
             readable by non-admins, since membership cannot be checked.
+        agent_ids: the agents whose shared and room namespaces (``{agent_id}`` in
+            ``agent_namespace`` and ``room_namespace``) users reach, default the default
+            agent (``"agent"``): the ids the app's graphs pin (``default_agent_id`` plus
+            ``agent_ids``). Another agent's namespaces are the admins' only.
     """
 
     admins: frozenset[str] = frozenset()
@@ -121,12 +136,18 @@ class AccessPolicy:
     agent_namespace: tuple[str, ...] = DEFAULT_AGENT_NAMESPACE
     room_namespace: tuple[str, ...] = DEFAULT_ROOM_NAMESPACE
     store: Any = None
+    agent_ids: frozenset[str] = frozenset({DEFAULT_AGENT_ID})
     _patterns: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.admins, str):
             raise ValueError("admins: expected a collection of identities, not one string")
         object.__setattr__(self, "admins", frozenset(a for a in self.admins if _valid_identity(a)))
+        if isinstance(self.agent_ids, str) or not all(isinstance(a, str) and a.strip() for a in self.agent_ids):
+            raise ValueError(f"agent_ids: expected a collection of non-blank agent ids, got {self.agent_ids!r}")
+        object.__setattr__(self, "agent_ids", frozenset(self.agent_ids))
+        # Namespaces hold each id as its label (an id "pet.v2" lives in ("agent", "pet%2Ev2")).
+        self._patterns["agents"] = frozenset(namespace_label(a) for a in self.agent_ids)
         for name in ("namespace", "agent_namespace", "room_namespace"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         self._patterns["user"] = _pattern(self.namespace, "namespace", user=True)
@@ -159,10 +180,11 @@ class AccessPolicy:
             return True
         if _under(self._patterns["user"], ns, user):
             return True
-        if _under(self._patterns["agent"], ns):
+        agents = self._patterns["agents"]
+        if _under(self._patterns["agent"], ns, agents=agents):
             return action == "read" or self._agent_writable(user)
         rooms = self._patterns["rooms"]
-        if action == "read" and _under(rooms, ns) and self.store is not None:
+        if action == "read" and _under(rooms, ns, agents=agents) and self.store is not None:
             members = _room_members(self.store)
             if members is None:
                 return False
@@ -184,11 +206,15 @@ class AccessPolicy:
         user = _valid_identity(identity)
         if user is None:
             return None
+        try:
+            label = namespace_label(user)
+        except InvalidIdentityError:  # no namespace can be theirs
+            return None
         root: list[str] = []
         for part, fields in self._patterns["user"]:
             if any(f != "user_id" for f in fields):
                 break
-            root.append(part.replace("{user_id}", user) if fields else part)
+            root.append(part.replace("{user_id}", label) if fields else part)
         named = any(fields for _, fields in self._patterns["user"][: len(root)])
         return tuple(root) if named else None
 
@@ -261,6 +287,7 @@ def protect_store(
     agent_namespace: Sequence[str] = DEFAULT_AGENT_NAMESPACE,
     room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
     store: Any = None,
+    agent_ids: Iterable[str] = (DEFAULT_AGENT_ID,),
 ) -> AccessPolicy:
     """Guard the LangGraph server's store API with :class:`AccessPolicy`.
 
@@ -279,6 +306,8 @@ def protect_store(
             (a flag, or a function of ``{"user_id": <authenticated identity>}``).
         namespace, agent_namespace, room_namespace: the templates the app's graphs use.
         store: the store holding room member lists (see :class:`AccessPolicy`).
+        agent_ids: the agents whose shared and room namespaces users reach (see
+            :class:`AccessPolicy`): the same ids the app's graphs pin.
 
     Returns:
         The policy, for other faces (the memory browser) to ask the same rule.
@@ -286,6 +315,7 @@ def protect_store(
     policy = AccessPolicy(
         admins=frozenset(admins), agent_writes=agent_writes, namespace=tuple(namespace),
         agent_namespace=tuple(agent_namespace), room_namespace=tuple(room_namespace), store=store,
+        agent_ids=frozenset(agent_ids) if not isinstance(agent_ids, str) else agent_ids,  # type: ignore[arg-type]
     )
     taken = sorted(a for r, a in getattr(auth, "_handlers", {}) if r == "store")
     if taken:

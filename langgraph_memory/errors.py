@@ -16,6 +16,7 @@ __all__ = [
     "StoreUnavailableError",
     "StorageError",
     "AccessDeniedError",
+    "MemoryScopeError",
 ]
 
 
@@ -72,3 +73,12 @@ class AccessDeniedError(LangGraphMemoryError, PermissionError):
     """The run's user may not do this: post to a room it is not a member of, or reach a
     namespace :class:`~langgraph_memory.auth.AccessPolicy` does not grant it. Nothing was
     written."""
+
+
+class MemoryScopeError(LangGraphMemoryError, ValueError):
+    """The runtime does not say whose memories these are (no ``user_id``), or names a
+    scope the run may not have (subclasses say which).
+
+    A ``ValueError`` too, because the caller left out a value: servers that hide unexpected
+    exceptions from clients (the LangGraph API server answers "An internal error occurred")
+    pass a ``ValueError``'s message on, so a client reads what to pass."""

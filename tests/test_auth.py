@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from langgraph_sdk import Auth
 
+from langgraph_memory import namespace_label
 from langgraph_memory.auth import AccessPolicy, protect_store
 
 ROOMS = ("rooms", "agent")
@@ -51,9 +52,10 @@ def test_allows_never_raises_and_never_grants_another_users_memories(identity, a
         assert isinstance(identity, str) and identity.strip() and action in ("read", "write")
         ns = tuple(namespace)
         if ns[:1] == ("memories",):
-            assert ns[1:2] == (identity,)  # only one's own memories
+            assert ns[1:2] == (namespace_label(identity),)  # only one's own memories
         elif ns[:1] == ("agent",):
             assert action == "read"  # agent_writes=False by default
+            assert ns[1:2] == ("agent",)  # the one agent the policy allows by default
         else:
             assert False, f"{identity!r} granted {action} on {ns!r}"
 

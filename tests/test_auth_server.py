@@ -171,3 +171,25 @@ def test_the_auth_examples_memory_browser_asks_the_store_apis_rule(server) -> No
     assert pages["bob"].get("/memory", params={"ns": "memories/alice", "id": lina}).status_code == 403
     assert "memories/alice" not in pages["bob"].get("/").text
     assert pages["ops"].get("/memory", params={"ns": "memories/alice", "id": lina}).status_code == 200
+
+
+def test_an_email_identity_reaches_its_memories_through_the_store_api(server, embeddings) -> None:
+    """eve@example.com (a period in the identity, which the store API refuses in labels)
+    stores through a run and reads, lists and writes her namespace under its label."""
+    url = server["url"]
+    eve, bob = _client(url, "token-eve"), _client(url, "token-bob")
+    mine = ["memories", "eve@example%2Ecom"]
+    kept = _stored(_turn(eve, "remember that my cat is called Miso", user_id="bob"))
+    assert eve.store.get_item(mine, kept)["value"]["content"] == "my cat is called Miso"
+    assert [i["key"] for i in eve.store.search_items(mine)["items"]] == [kept]
+    assert [i["key"] for i in eve.store.search_items(["memories"])["items"]] == [kept]  # narrowed to hers
+    assert _namespaces(eve) == {tuple(mine)}
+    eve.store.put_item(mine, "note", {"content": "a note of eve's"})
+    assert eve.store.get_item(mine, "note")["value"] == {"content": "a note of eve's"}
+    # A look-alike label is someone else's (the identity "eve@example%2Ecom" would own
+    # "eve@example%252Ecom"), and eve reaches nobody else's namespace.
+    assert _status(lambda: bob.store.get_item(mine, kept)) == 403
+    assert _status(lambda: eve.store.search_items(["memories", "eve@example%252Ecom"])) == 403
+    assert _status(lambda: eve.store.search_items(["memories", "bob"])) == 403
+    asked = _turn(eve, "What is my cat called?")["messages"][-1]["content"]
+    assert "Miso" in asked  # the pre-hook reads the same labelled namespace

@@ -12,7 +12,7 @@ the input.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
@@ -20,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 from typing_extensions import TypedDict
 
 from langgraph_memory.agent.hooks import resolve_namespace
-from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, authenticated_identity, with_agent_default
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, authenticated_identity, pinned_agent_ids, with_agent_default
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, rooms_from_runtime
 from langgraph_memory.background.digest import DigestBusyError, DigestError, digest
 from langgraph_memory.store import MemoryStore
@@ -41,6 +41,7 @@ def build_digest_graph(
     *,
     namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
     default_agent_id: str = DEFAULT_AGENT_ID,
+    agent_ids: Iterable[str] | None = None,
     **digest_options: Any,
 ) -> Any:
     """Compile a one-node graph that digests the rooms of its input.
@@ -50,13 +51,16 @@ def build_digest_graph(
         model: the chat model extracting facts (structured output).
         namespace: the rooms' namespace template, as for the pre-hook.
         default_agent_id: fills ``{agent_id}`` when the runtime names none.
+        agent_ids: other agent ids a run may name, as for the pre-hook.
         digest_options: passed to :func:`~langgraph_memory.digest`.
     """
     template = tuple(namespace)
+    pinned_agent_ids(default_agent_id, agent_ids)  # a slip fails here, not in a run
+    agent_ids = None if agent_ids is None else tuple(agent_ids)
 
     def run(state: DigestState, config: RunnableConfig, runtime: Any = None) -> dict[str, Any]:
         context = getattr(runtime, "context", None)
-        ns = resolve_namespace(template, **with_agent_default(config, context, default_agent_id))
+        ns = resolve_namespace(template, **with_agent_default(config, context, default_agent_id, agent_ids))
         rooms = list(state.get("rooms") or rooms_from_runtime(config, context) or ["lobby"])
         reports = []
         identity = authenticated_identity(config)

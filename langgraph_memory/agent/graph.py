@@ -7,7 +7,7 @@ built from the public nodes so it doubles as an example for hand-written graphs.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
@@ -31,7 +31,7 @@ from langgraph_memory.agent.hooks import (
     resolve_namespace,
     with_memories,
 )
-from langgraph_memory.agent.identity import DEFAULT_AGENT_NAMESPACE, AgentWrites
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
@@ -52,6 +52,8 @@ def build_memory_graph(
     agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
     agent_writes: AgentWrites = True,
     room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
+    default_agent_id: str = DEFAULT_AGENT_ID,
+    agent_ids: Iterable[str] | None = None,
     config: InjectionConfig | None = None,
     kinds: Sequence[str] = ("fact", "self", "goal"),
     instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -76,6 +78,11 @@ def build_memory_graph(
         system_prompt: your system prompt; memory instructions and memories follow it.
         namespace, config, kinds, instructions: as for :class:`MemoryMiddleware`.
         agent_namespace, agent_writes, room_namespace: as for :class:`MemoryMiddleware`.
+        default_agent_id, agent_ids: the agent this app is (``{agent_id}`` when the
+            runtime names none) and the other agent ids a run may name. With
+            ``agent_ids=None`` a run on a server with auth may name ``default_agent_id``
+            only (an embedded app, without auth, any); a run naming another gets
+            :class:`~langgraph_memory.agent.identity.AgentScopeError`, nothing read or stored.
         checkpointer: keeps threads (and their ledgers) between invocations.
         background_stats: record injection statistics off the hot path.
         context_schema: the run's context type (e.g. a ``TypedDict`` with ``user_id``), so
@@ -100,7 +107,7 @@ def build_memory_graph(
         start_daily_gardening(store)
     prehook = MemoryPrehook(
         store, namespace=namespace, config=config, agent_namespace=agent_namespace,
-        room_namespace=room_namespace)
+        room_namespace=room_namespace, default_agent_id=default_agent_id, agent_ids=agent_ids)
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
         background=background_stats, index_exchanges=index_exchanges,
@@ -110,7 +117,7 @@ def build_memory_graph(
     memory = GatedMemory(gate, prehook, posthook, recorder, inject_exchanges=inject_exchanges)
     memory_tool_list = memory_tools(
         store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
-        channel_scope=prehook.config.channel_scope)
+        channel_scope=prehook.config.channel_scope, default_agent_id=default_agent_id, agent_ids=agent_ids)
     all_tools = [*memory_tool_list, *tools] if kinds else list(tools)
     bound = model.bind_tools(all_tools) if all_tools else model
     without_memory = model.bind_tools(list(tools)) if tools else model
@@ -181,6 +188,8 @@ def react_agent_hooks(
     agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
     agent_writes: AgentWrites = True,
     room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
+    default_agent_id: str = DEFAULT_AGENT_ID,
+    agent_ids: Iterable[str] | None = None,
     config: InjectionConfig | None = None,
     kinds: Sequence[str] = ("fact", "self", "goal"),
     instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -196,14 +205,15 @@ def react_agent_hooks(
     hands the model an input with them, via ``llm_input_messages``, so the thread's
     messages stay clean), ``post_model_hook`` (closes the turn, and hands the user's
     messages to preference capture: ``capture`` as for :class:`MemoryMiddleware`) and
-    ``state_schema``. Like :func:`build_memory_graph`, it starts the store's daily gardening
+    ``state_schema``. ``default_agent_id`` and ``agent_ids`` pin the agents a run may name,
+    as for :func:`build_memory_graph`. Like :func:`build_memory_graph`, it starts the store's daily gardening
     unless ``garden_daily=False`` (when a LangGraph Platform cron runs the ``garden`` graph).
     """
     if garden_daily:
         start_daily_gardening(store)
     prehook = MemoryPrehook(
         store, namespace=namespace, config=config, agent_namespace=agent_namespace,
-        room_namespace=room_namespace)
+        room_namespace=room_namespace, default_agent_id=default_agent_id, agent_ids=agent_ids)
     posthook = MemoryPosthook(
         store, namespace=namespace, max_semantic_buffer=prehook.config.max_semantic_buffer,
         background=background_stats, capture=capture,
@@ -221,7 +231,7 @@ def react_agent_hooks(
 
     memory = memory_tools(
         store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
-        channel_scope=prehook.config.channel_scope)
+        channel_scope=prehook.config.channel_scope, default_agent_id=default_agent_id, agent_ids=agent_ids)
     all_tools = [*memory, *tools] if kinds else list(tools)
     return {
         "tools": all_tools,

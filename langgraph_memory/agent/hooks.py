@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
@@ -29,6 +29,7 @@ from langgraph_memory.agent.injection import (
 from langgraph_memory.agent.identity import (
     DEFAULT_AGENT_ID,
     DEFAULT_AGENT_NAMESPACE,
+    pinned_agent_ids,
     run_user,
     with_agent_default,
 )
@@ -155,6 +156,9 @@ class MemoryPrehook:
             ``configurable``) live; their live excerpts and digested facts are injected.
         live: how live excerpts are chosen (:class:`~langgraph_memory.agent.rooms.LiveConfig`).
         default_agent_id: the ``agent_id`` when the runtime names none.
+        agent_ids: other agent ids a run may name. ``None`` (default): on a server with
+            auth only ``default_agent_id``, without auth any; another raises
+            :class:`~langgraph_memory.agent.identity.AgentScopeError`.
     """
 
     def __init__(
@@ -169,7 +173,10 @@ class MemoryPrehook:
         room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
         live: LiveConfig | None = None,
         default_agent_id: str = DEFAULT_AGENT_ID,
+        agent_ids: Iterable[str] | None = None,
     ) -> None:
+        pinned_agent_ids(default_agent_id, agent_ids)  # a slip fails here, not in a run
+        self.agent_ids = None if agent_ids is None else tuple(agent_ids)
         self.store = store
         self.namespace = tuple(namespace)
         self.agent_namespace = None if agent_namespace is None else tuple(agent_namespace)
@@ -202,7 +209,7 @@ class MemoryPrehook:
         """Whose memories this run sees: its user's, the agent's identity, and the rooms
         its runtime names."""
         user = resolve_namespace(self.namespace, config=config, context=context)
-        filled = with_agent_default(config, context, self.default_agent_id)
+        filled = with_agent_default(config, context, self.default_agent_id, self.agent_ids)
         agent = user if self.agent_namespace is None else resolve_namespace(self.agent_namespace, **filled)
         rooms = rooms_from_runtime(config, context)
         room_ns = resolve_namespace(self.room_namespace, **filled) if rooms else None

@@ -5,25 +5,36 @@ while talking with Mickael it still knows when David talks to it. So ``self`` an
 memories live in the agent's namespace, ``("agent", "{agent_id}")`` by default, shared by
 all its users, while facts stay in each user's namespace. ``agent_namespace=None`` puts
 them back in the user's namespace (one identity per user).
+
+Which agent a run is for comes from its runtime (``agent_id`` in the context or
+``configurable``), a value the client sends. On a server with auth that value is
+untrusted: a run may name ``default_agent_id`` or one of the ``agent_ids`` the app pinned
+when it built its graph, and any other raises :class:`AgentScopeError` (never silently
+used, never silently replaced). Without auth the app's own code sets it and is trusted,
+unless the app pinned ``agent_ids``, which then hold everywhere.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from types import SimpleNamespace
-from typing import Any, Callable, Mapping, Union
+from typing import Any, Callable, Iterable, Mapping, Union
 
 from langchain_core.runnables import RunnableConfig
+
+from langgraph_memory.errors import MemoryScopeError
 
 
 __all__ = [
     "AGENT_KINDS",
+    "AgentScopeError",
     "DEFAULT_AGENT_ID",
     "DEFAULT_AGENT_NAMESPACE",
     "AgentWrites",
     "agent_writes_allowed",
     "authenticated_identity",
     "authenticated_context",
+    "pinned_agent_ids",
     "run_user",
     "with_agent_default",
 ]
@@ -39,13 +50,64 @@ AgentWrites = Union[bool, Callable[[Any], bool]]
 the run's context (e.g. ``lambda ctx: ctx["user_id"] in ADMINS``)."""
 
 
-def with_agent_default(config: RunnableConfig | None, context: Any, default_agent_id: str = DEFAULT_AGENT_ID) -> dict[str, Any]:
+class AgentScopeError(MemoryScopeError):
+    """A run names an ``agent_id`` the app did not allow: on a server with auth, one other
+    than ``default_agent_id`` and the ``agent_ids`` given when the graph was built. Nothing
+    was read or stored. A :class:`MemoryScopeError` (so a ``ValueError``): the run fails
+    loudly, and memory is not switched off as if the store were down."""
+
+
+def pinned_agent_ids(default_agent_id: Any, agent_ids: Iterable[str] | None) -> frozenset[str] | None:
+    """The agent ids runs may name (``default_agent_id`` plus ``agent_ids``), or ``None``
+    when the app pinned none (``agent_ids=None``). Checked when a graph is built.
+
+    Raises:
+        ValueError: ``default_agent_id`` is not a non-blank string, ``agent_ids`` is a single
+            string (a likely slip for a one-item list) or holds something else.
+    """
+    if not isinstance(default_agent_id, str) or not default_agent_id.strip():
+        raise ValueError(f"default_agent_id: expected a non-blank string, got {default_agent_id!r}")
+    if agent_ids is None:
+        return None
+    if isinstance(agent_ids, str):
+        raise ValueError(f"agent_ids: expected a collection of agent ids, not one string ({agent_ids!r})")
+    ids = tuple(agent_ids)
+    if not all(isinstance(a, str) and a.strip() for a in ids):
+        raise ValueError(f"agent_ids: expected non-blank strings, got {ids!r}")
+    return frozenset((default_agent_id, *ids))
+
+
+def with_agent_default(
+    config: RunnableConfig | None,
+    context: Any,
+    default_agent_id: str = DEFAULT_AGENT_ID,
+    agent_ids: Iterable[str] | None = None,
+) -> dict[str, Any]:
     """``config`` and ``context`` for :func:`resolve_namespace`, with ``agent_id`` filled
-    with ``default_agent_id`` when neither names one."""
+    with ``default_agent_id`` when neither names one.
+
+    A run that names one (context first, then ``configurable``, as the namespace reads it)
+    must name ``default_agent_id`` or one of ``agent_ids``; with ``agent_ids=None`` that
+    holds on a server with auth only (an embedded app's own code is trusted).
+
+    Raises:
+        AgentScopeError: the run names an agent id outside those.
+    """
     configurable = dict((config or {}).get("configurable") or {})
     given = context.get("agent_id") if isinstance(context, Mapping) else getattr(context, "agent_id", None)
-    if given is None and configurable.get("agent_id") is None:
+    if given is None:
+        given = configurable.get("agent_id")
+    if given is None:
         configurable["agent_id"] = default_agent_id
+    else:
+        allowed = pinned_agent_ids(default_agent_id, agent_ids)
+        if allowed is None and authenticated_identity(config) is not None:
+            allowed = frozenset((default_agent_id,))
+        if allowed is not None and str(given) not in allowed:
+            raise AgentScopeError(
+                f"agent_id {str(given)[:80]!r} is not an agent of this app (allowed: {sorted(allowed)}); "
+                "the app pins its agents with default_agent_id= and agent_ids= when it builds the graph"
+            )
     return {"config": {**(config or {}), "configurable": configurable}, "context": context}
 
 

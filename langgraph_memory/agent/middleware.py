@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Iterable, Sequence
 
 from langchain.agents.middleware.types import (
     AgentMiddleware,
@@ -28,7 +28,7 @@ from langgraph_memory.agent.hooks import (
     merge_memory,
     resolve_namespace,
 )
-from langgraph_memory.agent.identity import DEFAULT_AGENT_NAMESPACE, AgentWrites
+from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.injection import InjectionConfig, MemoryLedger
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
 from langgraph_memory.agent.prompts import MEMORY_INSTRUCTIONS
@@ -82,6 +82,11 @@ class MemoryMiddleware(AgentMiddleware):
         agent_writes: whether a run may store or delete them (a flag, or a function of
             the run's context).
         room_namespace: where the rooms named by the runtime (``rooms``) live.
+        default_agent_id, agent_ids: the agent this app is (``{agent_id}`` when the
+            runtime names none) and the other agent ids a run may name. With
+            ``agent_ids=None`` a run on a server with auth may name ``default_agent_id``
+            only (an embedded app, without auth, any); a run naming another gets
+            :class:`~langgraph_memory.agent.identity.AgentScopeError`, nothing read or stored.
         config: the pre-hook's :class:`~langgraph_memory.agent.injection.InjectionConfig`.
         kinds: which tool families to attach (``fact``, ``self``, ``goal``); ``()`` for none.
         instructions: memory guidance added to the system prompt; ``None`` to omit.
@@ -112,6 +117,8 @@ class MemoryMiddleware(AgentMiddleware):
         agent_namespace: Sequence[str] | None = DEFAULT_AGENT_NAMESPACE,
         agent_writes: AgentWrites = True,
         room_namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
+        default_agent_id: str = DEFAULT_AGENT_ID,
+        agent_ids: Iterable[str] | None = None,
         config: InjectionConfig | None = None,
         kinds: Sequence[str] = ("fact", "self", "goal"),
         instructions: str | None = MEMORY_INSTRUCTIONS,
@@ -131,7 +138,8 @@ class MemoryMiddleware(AgentMiddleware):
         self.store = store = gate.store
         self.prehook = MemoryPrehook(
             store, namespace=namespace, config=config, agent_namespace=agent_namespace,
-            room_namespace=room_namespace, skip_sources=skip_sources)
+            room_namespace=room_namespace, skip_sources=skip_sources,
+            default_agent_id=default_agent_id, agent_ids=agent_ids)
         self.posthook = MemoryPosthook(
             store, namespace=namespace,
             max_semantic_buffer=self.prehook.config.max_semantic_buffer,
@@ -144,7 +152,7 @@ class MemoryMiddleware(AgentMiddleware):
         self.instructions = instructions
         self.tools = memory_tools(
             store, kinds=kinds, namespace=namespace, agent_namespace=agent_namespace, agent_writes=agent_writes,
-            channel_scope=self.prehook.config.channel_scope,
+            channel_scope=self.prehook.config.channel_scope, default_agent_id=default_agent_id, agent_ids=agent_ids,
         ) if kinds else []
         self._tool_names = {t.name for t in self.tools}
 

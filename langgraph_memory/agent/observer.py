@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timezone
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_memory.agent.hooks import MemoryScopeError, resolve_namespace
-from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, authenticated_identity, run_user, with_agent_default
+from langgraph_memory.agent.identity import (
+    DEFAULT_AGENT_ID,
+    authenticated_identity,
+    pinned_agent_ids,
+    run_user,
+    with_agent_default,
+)
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE, rooms_from_runtime
 from langgraph_memory.errors import AccessDeniedError
 from langgraph_memory.store import MemoryStore
@@ -48,6 +54,7 @@ class RoomObserver:
         namespace: the rooms' namespace template, as for the pre-hook.
         agent_names: names addressing the agent; default the store's ``agent_names``.
         default_agent_id: fills ``{agent_id}`` when the runtime gives none.
+        agent_ids: other agent ids a run may name, as for the pre-hook.
     """
 
     def __init__(
@@ -57,7 +64,10 @@ class RoomObserver:
         namespace: Sequence[str] = DEFAULT_ROOM_NAMESPACE,
         agent_names: Sequence[str] | None = None,
         default_agent_id: str = DEFAULT_AGENT_ID,
+        agent_ids: Iterable[str] | None = None,
     ) -> None:
+        pinned_agent_ids(default_agent_id, agent_ids)  # a slip fails here, not in a run
+        self.agent_ids = None if agent_ids is None else tuple(agent_ids)
         self.store = store
         self.namespace = tuple(namespace)
         self.agent_names = None if agent_names is None else tuple(agent_names)
@@ -65,7 +75,7 @@ class RoomObserver:
 
     def scope(self, config: RunnableConfig | None = None, context: Any = None) -> Namespace:
         """The rooms' namespace for this runtime."""
-        return resolve_namespace(self.namespace, **with_agent_default(config, context, self.default_agent_id))
+        return resolve_namespace(self.namespace, **with_agent_default(config, context, self.default_agent_id, self.agent_ids))
 
     def observe(
         self, text: str, *, room: str = "lobby", author: str, at: datetime | None = None,

@@ -1,6 +1,11 @@
 """Whose memories a run reaches: namespace templates filled from the runtime, never the model.
 
 On a LangGraph server with custom auth, ``{user_id}`` is the authenticated identity.
+
+Every value filling a placeholder goes through :func:`namespace_label`: LangGraph's stores
+(and so a server's store API) refuse labels holding a period, so ``.`` is written ``%2E``
+and the escape itself, ``%``, ``%25`` (an e-mail identity ``alice@example.com`` owns
+``("memories", "alice@example%2Ecom")``). A value holding neither keeps its label.
 """
 
 from __future__ import annotations
@@ -11,21 +16,52 @@ from typing import Any, Mapping, Sequence
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_memory.agent.identity import authenticated_identity
-from langgraph_memory.errors import LangGraphMemoryError
+from langgraph_memory.errors import InvalidMemoryError, MemoryScopeError
+from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_text
 from langgraph_memory.store.records import Namespace
 
-__all__ = ["DEFAULT_NAMESPACE", "MemoryScopeError", "resolve_namespace", "runtime_channel"]
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "InvalidIdentityError",
+    "MemoryScopeError",
+    "namespace_label",
+    "resolve_namespace",
+    "runtime_channel",
+]
 
 DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
 """Where a user's memories live; placeholders come from the runtime, never the model."""
 
 
-class MemoryScopeError(LangGraphMemoryError, ValueError):
-    """The runtime does not say whose memories these are (no ``user_id``).
+class InvalidIdentityError(MemoryScopeError):
+    """An identity (or another runtime value filling a namespace placeholder) that no
+    namespace label can hold, even escaped: blank, holding control characters or a lone
+    surrogate, or longer than a label may be once escaped. Nothing is read or stored."""
 
-    A ``ValueError`` too, because the caller left out a value: servers that hide unexpected
-    exceptions from clients (the LangGraph API server answers "An internal error occurred")
-    pass a ``ValueError``'s message on, so a client reads what to pass."""
+
+def namespace_label(value: str) -> str:
+    """The namespace label standing for ``value`` (a user identity, an agent id, ...).
+
+    ``%`` becomes ``%25`` and ``.`` becomes ``%2E`` (percent-encoding of those two
+    characters only), so the label holds no period, which LangGraph's stores and a
+    server's store API refuse, and two distinct values never share a label (decoding
+    ``%25`` and ``%2E`` gives the value back). A value holding neither character is its
+    own label: namespaces of ordinary ids do not change.
+
+    Raises:
+        InvalidIdentityError: ``value`` is not a string, is blank, holds control
+            characters or a lone surrogate, or its label is longer than 256 characters.
+    """
+    if not isinstance(value, str):
+        raise InvalidIdentityError(f"a namespace value must be a string, got {type(value).__name__}")
+    label = value.replace("%", "%25").replace(".", "%2E") if ("%" in value or "." in value) else value
+    try:
+        check_text("namespace", label, MAX_NAMESPACE_PART_CHARS)
+    except InvalidMemoryError as exc:
+        raise InvalidIdentityError(
+            f"{value[:80]!r} cannot name a memory namespace: its label {str(exc).removeprefix('namespace: ')}"
+        ) from None
+    return label
 
 
 
@@ -60,6 +96,9 @@ def resolve_namespace(
     On a LangGraph server with custom authentication, ``{user_id}`` is the authenticated
     user (``configurable["langgraph_auth_user_id"]``, which the server sets and a client
     cannot), whatever ``user_id`` the client put in the context or ``configurable``.
+
+    Each value is written as :func:`namespace_label` writes it (``.`` as ``%2E``, ``%``
+    as ``%25``); a value no label can hold raises :class:`InvalidIdentityError`.
     """
     configurable = (config or {}).get("configurable", {}) or {}
     authenticated = authenticated_identity(config)
@@ -69,7 +108,7 @@ def resolve_namespace(
         values = {}
         for name in fields:
             if name == "user_id" and authenticated is not None:
-                values[name] = authenticated
+                values[name] = namespace_label(authenticated)
                 continue
             value = _lookup(context, name)
             if value is None:
@@ -80,6 +119,6 @@ def resolve_namespace(
                     f"runtime context (context={{'{name}': ...}}) or in "
                     f"config['configurable']['{name}']"
                 )
-            values[name] = str(value)
+            values[name] = namespace_label(str(value))
         parts.append(part.format(**values))
     return tuple(parts)

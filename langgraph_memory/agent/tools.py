@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Literal, Optional, Sequence
+from typing import Any, Iterable, Literal, Optional, Sequence
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
@@ -30,6 +30,7 @@ from langgraph_memory.agent.identity import (
     DEFAULT_AGENT_NAMESPACE,
     AgentWrites,
     agent_writes_allowed,
+    pinned_agent_ids,
     with_agent_default,
 )
 from langgraph_memory.store.records import KIND_CATEGORIES, Memory, Namespace
@@ -132,7 +133,10 @@ class _Tools:
     def __init__(
         self, store: MemoryStore, namespace: Sequence[str], agent_namespace: Sequence[str] | None = None,
         agent_writes: AgentWrites = True, default_agent_id: str = DEFAULT_AGENT_ID, channel_scope: bool = False,
+        agent_ids: Iterable[str] | None = None,
     ) -> None:
+        pinned_agent_ids(default_agent_id, agent_ids)  # a slip fails here, not in a run
+        self.agent_ids = None if agent_ids is None else tuple(agent_ids)
         self.store = store
         self.namespace = tuple(namespace)
         self.agent_namespace = None if agent_namespace is None else tuple(agent_namespace)
@@ -143,7 +147,7 @@ class _Tools:
     def scope(self, runtime: ToolRuntime, kind: str = "fact") -> Namespace:
         """The user's namespace, or the agent's for its own ``self`` and ``goal`` memories."""
         if kind in AGENT_KINDS and self.agent_namespace is not None:
-            filled = with_agent_default(runtime.config, runtime.context, self.default_agent_id)
+            filled = with_agent_default(runtime.config, runtime.context, self.default_agent_id, self.agent_ids)
             return resolve_namespace(self.agent_namespace, **filled)
         return resolve_namespace(self.namespace, config=runtime.config, context=runtime.context)
 
@@ -308,6 +312,7 @@ def memory_tools(
     agent_writes: AgentWrites = True,
     default_agent_id: str = DEFAULT_AGENT_ID,
     channel_scope: bool = False,
+    agent_ids: Iterable[str] | None = None,
 ) -> list[BaseTool]:
     """The memory tools of seed 002, ready for a ``ToolNode`` or ``create_agent``.
 
@@ -323,6 +328,7 @@ def memory_tools(
             memories: ``True``, ``False``, or a function of the run's context (e.g. only
             for admins). Searching them is always allowed.
         default_agent_id: the ``agent_id`` when the runtime names none.
+        agent_ids: other agent ids a run may name, as for the pre-hook.
         channel_scope: ``search_memories`` sees the user's memories of no channel plus
             those of the run's ``channel_id`` (as ``InjectionConfig.channel_scope`` does for
             the pre-hook). Facts are always stored with the run's channel.
@@ -330,7 +336,7 @@ def memory_tools(
     unknown = set(kinds) - set(KIND_CATEGORIES)
     if unknown:
         raise ValueError(f"unknown memory kinds {sorted(unknown)}; expected fact, self or goal")
-    t = _Tools(store, namespace, agent_namespace, agent_writes, default_agent_id, channel_scope)
+    t = _Tools(store, namespace, agent_namespace, agent_writes, default_agent_id, channel_scope, agent_ids)
     tools: list[BaseTool] = []
     if "fact" in kinds:
         tools += _fact_tools(t)

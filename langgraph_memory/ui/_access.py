@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
+from langgraph_memory.agent.scope import InvalidIdentityError, namespace_label
 from langgraph_memory.store.records import Namespace
 
-__all__ = ["Policy", "allows", "is_admin"]
+__all__ = ["Policy", "allows", "is_admin", "own_namespace"]
 
 
 class Policy(Protocol):
@@ -31,7 +32,16 @@ def allows(policy: Policy | None, identity: str | None, action: Literal["read", 
         return bool(policy.allows(identity, action, tuple(namespace)))
     if identity is None:
         return True
-    return tuple(namespace[:2]) == ("memories", identity)
+    own = own_namespace(identity)
+    return own is not None and tuple(namespace[:2]) == own
+
+
+def own_namespace(identity: str) -> Namespace | None:
+    """``("memories", <identity's label>)``, or ``None`` when no label can hold it."""
+    try:
+        return ("memories", namespace_label(identity))
+    except InvalidIdentityError:
+        return None
 
 
 def is_admin(policy: Policy | None, identity: str | None) -> bool:

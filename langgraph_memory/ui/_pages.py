@@ -20,6 +20,7 @@ from langgraph_memory.store.records import (
     utcnow,
 )
 from langgraph_memory.ui import _queries as q
+from langgraph_memory.ui._access import own_namespace
 from langgraph_memory.ui._html import Html, bar_chart, esc, join, link_graph, url, when
 
 __all__ = ["View", "start_page", "namespace_page", "memory_page", "csrf_field", "DONE"]
@@ -83,7 +84,8 @@ def _status(m: Memory) -> Html:
 def start_page(view: View, params: Mapping[str, str]) -> Html:
     store = view.store
     rows = [r for r in q.namespaces(store) if view.allows("read", q.parse_key(r[1]))]
-    own = None if view.identity is None else namespace_key(("memories", view.identity))
+    own_ns = None if view.identity is None else own_namespace(view.identity)
+    own = None if own_ns is None else namespace_key(own_ns)
     if own and own not in {r[1] for r in rows}:
         rows.insert(0, ("users", own, 0, 0))
     body = [Html("<h1>Namespaces</h1>"), _done(params)]
