@@ -83,12 +83,13 @@ def candidate_ids(key: Key) -> tuple[str, str | None]:
 
 
 def lookup(
-    backend: Backend, keys: Sequence[Key], now: float, stored: dict[str, StoredPoint] | None = None
+    backend: Backend, keys: Sequence[Key], now: float, stored: dict[str, StoredPoint] | None = None,
+    candidates: dict[Key, tuple[str, str | None]] | None = None,
 ) -> dict[Key, StoredPoint]:
     """The live point of each (namespace, key), in one engine call: an item's own point, or
     the memory whose id the key is. ``stored``, when given, receives every point read,
-    expired ones included."""
-    candidates = {k: candidate_ids(k) for k in keys}
+    expired ones included; ``candidates``: each key's :func:`candidate_ids`, if known."""
+    candidates = candidates or {k: candidate_ids(k) for k in keys}
     ids = sorted({i for pair in candidates.values() for i in pair if i is not None})
     found = {p.id: p for p in backend.retrieve(ids)} if ids else {}
     if stored is not None:
@@ -137,12 +138,13 @@ def plan_puts(
         last[(namespace, op.key)] = op
     now = time.time()
     stored: dict[str, StoredPoint] = {}
-    existing = lookup(backend, list(last), now, stored)
+    candidates = {k: candidate_ids(k) for k in last}
+    existing = lookup(backend, list(last), now, stored, candidates)
     planned = []
     for (namespace, key), op in last.items():
         value = None if op.value is None else check_value(op.value)
         index = _check_index(op.index)
-        point_id = item_point_id(namespace, key)
+        point_id = candidates[(namespace, key)][0]
         put = PlannedPut(namespace, key, value, _check_ttl(op.ttl), existing.get((namespace, key)),
                          stored.get(point_id), point_id=point_id)
         old = put.existing
@@ -256,5 +258,6 @@ def written_items(planned: Sequence[PlannedPut]) -> dict[Key, tuple[StoredPoint 
             point = put.written
         else:
             continue
-        out[(put.namespace, put.key)] = (point, tuple(i for i in candidate_ids((put.namespace, put.key)) if i))
+        memory_id = as_uuid(put.key)
+        out[(put.namespace, put.key)] = (point, (put.point_id, memory_id) if memory_id else (put.point_id,))
     return out
