@@ -129,6 +129,18 @@ def test_a_write_to_a_point_outside_a_page_can_change_it(face):
     assert [i.key for i in face.search(ALICE, limit=1)] == ["old"]
 
 
+def test_a_point_moved_out_of_a_page_leaves_it(face):
+    from langgraph_memory.base_store._items import item_point_id
+
+    face.put(ALICE, "k", {"v": 1})
+    assert [i.key for i in face.search(ALICE)] == ["k"]
+    [point] = face._backend.retrieve([item_point_id(ALICE, "k")])
+    point.payload.update(namespace="memories/bob", ns_prefixes=["memories", "memories/bob"])
+    face._backend.upsert([point])  # not through the face: the engine's own move
+    assert face.search(ALICE) == []
+    assert [i.key for i in face.search(BOB)] == ["k"]
+
+
 def test_what_was_read_while_a_write_landed_is_not_kept(memories, face, monkeypatch):
     face.put(ALICE, "k", {"n": 1})
     other = memories.as_base_store()

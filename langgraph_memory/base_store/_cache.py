@@ -40,7 +40,9 @@ from langgraph_memory.store.backends._base import env_count
 CACHE_ITEMS_ENV = "LANGGRAPH_MEMORY_FACE_CACHE_ITEMS"
 DEFAULT_CACHE_ITEMS = 4_096
 PAGES_PER_ITEMS = 16
-"""At most one search page held per this many items held."""
+"""At most one search page held per this many items held, each ranking at most that many
+points (4,096 items: 256 pages of up to 256 points); a listing holds at most as many
+namespaces as items."""
 
 Key = tuple[tuple[str, ...], str]
 Entry = tuple[StoredPoint, Item]
@@ -82,8 +84,10 @@ def expires_at(point: StoredPoint) -> float:
     return float("inf") if expires is None else expires
 
 
-def _in_scope(namespace: str | None, scope: str | None) -> bool:
-    return scope is None or namespace is None or namespace == scope or namespace.startswith(scope + "/")
+def _scopes_over(namespace: str) -> list[str | None]:
+    """The search scopes (namespace prefix keys) that cover ``namespace``'s key."""
+    labels = namespace.split("/")  # a label's own slashes are escaped in its key
+    return [None] + ["/".join(labels[:n]) for n in range(1, len(labels) + 1)]
 
 
 def page_key(op: SearchOp) -> Hashable | None:
@@ -122,6 +126,8 @@ class ReadCache:
         """Per (namespace, key): the live item or ``None`` (absent or expired), and the ids read."""
         self._by_id: dict[str, set[Key]] = {}
         self._pages: OrderedDict[Hashable, _Page] = OrderedDict()
+        self._pages_by: dict[tuple[str, str | None], set[Hashable]] = {}
+        """Page keys by scope and by each point they rank: a write finds its pages without a scan."""
         self._listings: dict[str | None, tuple[list[tuple[str, int]], float]] = {}
 
     # -- coherence -------------------------------------------------------------------------
@@ -130,6 +136,7 @@ class ReadCache:
         self._items.clear()
         self._by_id.clear()
         self._pages.clear()
+        self._pages_by.clear()
         self._listings.clear()
 
     def _sync(self) -> int:
@@ -147,12 +154,18 @@ class ReadCache:
                 for point_id in ids:
                     for key in self._by_id.pop(point_id, ()):
                         self._items.pop(key, None)
-                if self._pages:
-                    stale = [k for k, page in self._pages.items()
-                             if into is None or not into or not ids.isdisjoint(page.ranked)
-                             or any(_in_scope(ns, page.scope) for ns in into)]
-                    for k in stale:
-                        del self._pages[k]
+                if not self._pages:
+                    continue
+                if not into:  # no namespace said (a delete, a set_payload) or any: it may change any page
+                    self._pages.clear()
+                    self._pages_by.clear()
+                    continue
+                stale = {k for point_id in ids for k in self._pages_by.get(("id", point_id), ())}
+                for ns in into:
+                    for scope in _scopes_over(ns) if ns is not None else [None]:
+                        stale.update(self._pages_by.get(("scope", scope), ()))
+                for k in stale:
+                    self._drop_page(k)
         self._seq = seq
         return seq
 
@@ -210,6 +223,19 @@ class ReadCache:
 
     # -- search pages ----------------------------------------------------------------------
 
+    def _page_refs(self, page: _Page) -> list[Hashable]:
+        return [("scope", page.scope)] + [("id", point_id) for point_id in page.ranked]
+
+    def _drop_page(self, key: Hashable) -> None:
+        page = self._pages.pop(key, None)
+        if page is not None:
+            for ref in self._page_refs(page):
+                keys = self._pages_by.get(ref)
+                if keys is not None:
+                    keys.discard(key)
+                    if not keys:
+                        del self._pages_by[ref]
+
     def page(self, key: Hashable, now: float) -> list[Entry] | None:
         with self._lock:
             self._sync()
@@ -217,21 +243,25 @@ class ReadCache:
             if page is None:
                 return None
             if page.until <= now:
-                del self._pages[key]
+                self._drop_page(key)
                 return None
             self._pages.move_to_end(key)
             return page.entries
 
     def keep_page(self, seq: int, key: Hashable, scope: str | None, ranked: Sequence[StoredPoint],
                   entries: list[Entry]) -> None:
+        if len(ranked) > self._max_items // PAGES_PER_ITEMS:
+            return  # a deep page: not worth its memory
         until = min((expires_at(p) for p in ranked), default=float("inf"))
         with self._lock:
             if self._sync() != seq:
                 return
-            self._pages[key] = _Page(scope, frozenset(p.id for p in ranked), until, entries)
-            self._pages.move_to_end(key)
+            self._drop_page(key)
+            page = self._pages[key] = _Page(scope, frozenset(p.id for p in ranked), until, entries)
+            for ref in self._page_refs(page):
+                self._pages_by.setdefault(ref, set()).add(key)
             while len(self._pages) > self._max_pages:
-                self._pages.popitem(last=False)
+                self._drop_page(next(iter(self._pages)))
 
     # -- namespace listings ----------------------------------------------------------------
 
@@ -243,6 +273,8 @@ class ReadCache:
 
     def keep_listing(self, seq: int, scope: str | None, rows: list[tuple[str, int]], until: float) -> None:
         """``until``: the first expiry among the points listed (a namespace may go then)."""
+        if len(rows) > self._max_items:
+            return
         with self._lock:
             if self._sync() != seq:
                 return
