@@ -2,11 +2,11 @@
 
     python benchmarks/face_bench.py [--items 2000] [--calls 300]
 
-One process; the systems are alternated call by call (the order rotating), medians, as the
-face rows of ``peers_bench.py`` (same items, same calls), but for SqliteStore's writes,
-timed in a pass of their own: the store that runs right after one of its fsyncs pays for
-it (in ``peers_bench.py``, ours follows SqliteStore in three calls of four, and its put
-measures about twice what it does here):
+One process; the same items and calls as the face rows of ``peers_bench.py``, the systems
+alternated call by call in a random order (see :func:`alternated`), medians. SqliteStore's
+writes (an fsync each) are timed in a pass of their own: the store that writes right after
+one pays for it (in ``peers_bench.py`` ours does, and its put measures about twice what it
+does here).
 
 * ``ours``: :class:`~langgraph_memory.QdrantStore` on Qdrant Edge, its read cache on (the default);
 * ``ours-nocache``: the same with ``LANGGRAPH_MEMORY_FACE_CACHE_ITEMS=0``: every read goes to
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -35,10 +36,29 @@ from typing import Any, Callable
 if __package__ in (None, ""):  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.peers_bench import alternated, sqlite_connection
+from benchmarks.peers_bench import sqlite_connection
 
 CACHE_ITEMS_ENV = "LANGGRAPH_MEMORY_FACE_CACHE_ITEMS"
 """The face's cache size (``base_store/_cache.py``); a checkout without the cache ignores it."""
+
+
+def alternated(ops: dict[str, Callable[[int], Any]], calls: int, warmup: int = 5) -> dict[str, float]:
+    """Median seconds of each ``op(i)``, the systems in a new random order each call: the
+    call after another system's pays for some of its work (SqliteStore's fsyncs, caches
+    evicted), and a rotating order makes one system follow the same one most of the time
+    (in ``peers_bench.py``, ours follows SqliteStore in three calls of four)."""
+    names = list(ops)
+    rng = random.Random(29)
+    for i in range(warmup):
+        for name in names:
+            ops[name](i)
+    samples: dict[str, list[float]] = {n: [] for n in names}
+    for i in range(calls):
+        for name in rng.sample(names, len(names)):
+            start = time.perf_counter()
+            ops[name](i)
+            samples[name].append(time.perf_counter() - start)
+    return {n: statistics.median(s) for n, s in samples.items()}
 
 
 def _uncached(path: Path) -> Any:
