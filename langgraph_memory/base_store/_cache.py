@@ -47,6 +47,18 @@ namespaces as items."""
 Key = tuple[tuple[str, ...], str]
 Entry = tuple[StoredPoint, Item]
 """A live item as read: its point (its TTL, for a refresh) and its item, never handed out."""
+Read = dict[Key, tuple["StoredPoint | None", tuple[str, ...]]]
+"""Per key: its live point (``None``: none) and the ids of the points it was read from."""
+
+
+class _Held:
+    """A key's point as read or written (``None``: no live item), the ids it rests on, and
+    its item, built on the first hit (a put's own item is often never read)."""
+
+    __slots__ = ("point", "ids", "item")
+
+    def __init__(self, point: StoredPoint | None, ids: tuple[str, ...]) -> None:
+        self.point, self.ids, self.item = point, ids, None
 
 
 def cache_items() -> int:
@@ -122,8 +134,7 @@ class ReadCache:
         self._lock = threading.Lock()
         self._seq = self._log.seq
         self._shard: Any = None
-        self._items: OrderedDict[Key, tuple[Entry | None, tuple[str, ...]]] = OrderedDict()
-        """Per (namespace, key): the live item or ``None`` (absent or expired), and the ids read."""
+        self._items: OrderedDict[Key, _Held] = OrderedDict()
         self._by_id: dict[str, set[Key]] = {}
         self._pages: OrderedDict[Hashable, _Page] = OrderedDict()
         self._pages_by: dict[tuple[str, str | None], set[Hashable]] = {}
@@ -184,42 +195,49 @@ class ReadCache:
             self._sync()
             for key in keys:
                 held = self._items.get(key)
-                if held is not None:
-                    entry = held[0]
-                    if entry is not None and expires_at(entry[0]) <= now:
-                        entry = None  # expired since it was read; no write needed for that
-                    out[key] = entry
-                    self._items.move_to_end(key)
+                if held is None:
+                    continue
+                point = held.point
+                if point is None or expires_at(point) <= now:  # expiry needs no write
+                    out[key] = None
+                elif held.item is not None or _engine_exact(point.payload.get("value")):
+                    if held.item is None:
+                        held.item = to_item(point)
+                    out[key] = (point, held.item)
+                else:  # written, but the engine holds another value (an integer past 64 bits)
+                    self._forget(key)
+                    continue
+                self._items.move_to_end(key)
         return out
 
-    def keep_items(self, seq: int, read: dict[Key, tuple[Entry | None, tuple[str, ...]]]) -> None:
-        """Hold what was read since :meth:`mark` returned ``seq``, each with the point ids it was read from."""
+    def _forget(self, key: Key) -> None:
+        held = self._items.pop(key)
+        for point_id in held.ids:
+            keys = self._by_id.get(point_id)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._by_id[point_id]
+
+    def keep_items(self, seq: int, read: Read) -> None:
+        """Hold what was read since :meth:`mark` returned ``seq``."""
         with self._lock:
             if self._sync() != seq:
                 return
-            for key, held in read.items():
-                self._items[key] = held
+            for key, (point, ids) in read.items():
+                self._items[key] = _Held(point, ids)
                 self._items.move_to_end(key)
-                for point_id in held[1]:
+                for point_id in ids:
                     self._by_id.setdefault(point_id, set()).add(key)
             while len(self._items) > self._max_items:
-                key, (_, ids) = self._items.popitem(last=False)
-                for point_id in ids:
-                    keys = self._by_id.get(point_id)
-                    if keys is not None:
-                        keys.discard(key)
-                        if not keys:
-                            del self._by_id[point_id]
+                self._forget(next(iter(self._items)))
 
-    def keep_written(self, seq: int, logged: int, written: dict[Key, tuple[StoredPoint | None, tuple[str, ...]]]) -> None:
+    def keep_written(self, seq: int, logged: int, written: Read) -> None:
         """Hold the items a batch wrote (``None``: deleted), when its ``logged`` writes (each
         logged once; negative: unknown) are the only ones logged since :meth:`mark` returned
-        ``seq``: what it wrote is then what the engine holds. A value the engine stores
-        otherwise (an integer past 64 bits becomes a float) is left to be read."""
+        ``seq``: what it wrote is then what the engine holds."""
         if logged >= 0:
-            self.keep_items(seq + logged, {
-                k: ((point, to_item(point)) if point is not None else None, ids)
-                for k, (point, ids) in written.items() if point is None or _engine_exact(point.payload.get("value"))})
+            self.keep_items(seq + logged, written)
 
     # -- search pages ----------------------------------------------------------------------
 
@@ -291,21 +309,16 @@ def read_cache(backend: Any) -> ReadCache | None:
     return ReadCache(backend, size) if size else None
 
 
-def cached_items(
-    cache: ReadCache, keys: Sequence[Key], now: float,
-    read: Callable[[Sequence[Key]], dict[Key, tuple[StoredPoint | None, tuple[str, ...]]]],
-) -> dict[Key, Entry | None]:
-    """Each key's live item, from the cache or read (``read(keys)``: each key's live point
-    or ``None``, and the ids it was read from) and kept."""
+def cached_items(cache: ReadCache, keys: Sequence[Key], now: float, read: Callable[[Sequence[Key]], Read]) -> dict[Key, Entry | None]:
+    """Each key's live item, from the cache or read (``read(keys)``) and kept."""
     found = cache.items(keys, now)
     missing = [k for k in keys if k not in found]
     if missing:
         seq = cache.mark()
-        fresh = {k: ((point, to_item(point)) if point is not None else None, ids)
-                 for k, (point, ids) in read(missing).items()}
+        fresh = read(missing)
         cache.keep_items(seq, fresh)
-        found.update({k: entry for k, (entry, _) in fresh.items()})
+        found.update({k: (point, to_item(point)) if point is not None else None for k, (point, _) in fresh.items()})
     return found
 
 
-__all__ = ["ReadCache", "cached_items", "handed_out", "page_key", "read_cache"]
+__all__ = ["Read", "ReadCache", "cached_items", "handed_out", "page_key", "read_cache"]

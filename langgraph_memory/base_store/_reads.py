@@ -33,7 +33,7 @@ from langgraph_memory.base_store._items import (
     pushed_filter,
     to_item,
 )
-from langgraph_memory.base_store._cache import ReadCache, cached_items, handed_out, page_key
+from langgraph_memory.base_store._cache import Read, ReadCache, cached_items, handed_out, page_key
 from langgraph_memory.base_store._writes import Key, candidate_ids, lookup
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_minutes
@@ -132,7 +132,7 @@ def get_items(
 def _cached_get(
     backend: Backend, ops: Sequence[GetOp], keys: list[Key], now: float, cache: ReadCache, refresh_on_read: bool,
 ) -> list[Item | None]:
-    def read(missing: Sequence[Key]) -> dict[Key, tuple[StoredPoint | None, tuple[str, ...]]]:
+    def read(missing: Sequence[Key]) -> Read:
         found = lookup(backend, missing, now)
         return {k: (found.get(k), tuple(i for i in candidate_ids(k) if i is not None)) for k in missing}
 
