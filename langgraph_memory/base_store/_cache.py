@@ -52,13 +52,17 @@ Read = dict[Key, tuple["StoredPoint | None", tuple[str, ...]]]
 
 
 class _Held:
-    """A key's point as read or written (``None``: no live item), the ids it rests on, and
-    its item, built on the first hit (a put's own item is often never read)."""
+    """A key's point as read or written (``None``: no live item), its item, and the ids of
+    the points it rests on."""
 
-    __slots__ = ("point", "ids", "item")
+    __slots__ = ("point", "item", "ids")
 
-    def __init__(self, point: StoredPoint | None, ids: tuple[str, ...]) -> None:
-        self.point, self.ids, self.item = point, ids, None
+    def __init__(self, point: StoredPoint | None, item: Item | None, ids: tuple[str, ...]) -> None:
+        self.point, self.item, self.ids = point, item, ids
+
+
+def _held(read: Read, items: dict[Key, Item]) -> dict[Key, _Held]:
+    return {k: _Held(point, items.get(k), ids) for k, (point, ids) in read.items() if point is None or k in items}
 
 
 def cache_items() -> int:
@@ -197,16 +201,9 @@ class ReadCache:
                 held = self._items.get(key)
                 if held is None:
                     continue
-                point = held.point
-                if point is None or expires_at(point) <= now:  # expiry needs no write
-                    out[key] = None
-                elif held.item is not None or _engine_exact(point.payload.get("value")):
-                    if held.item is None:
-                        held.item = to_item(point)
-                    out[key] = (point, held.item)
-                else:  # written, but the engine holds another value (an integer past 64 bits)
-                    self._forget(key)
-                    continue
+                point, item = held.point, held.item
+                expired = point is None or item is None or expires_at(point) <= now  # expiry needs no write
+                out[key] = None if expired else (point, item)  # type: ignore[assignment]
                 self._items.move_to_end(key)
         return out
 
@@ -219,15 +216,17 @@ class ReadCache:
                 if not keys:
                     del self._by_id[point_id]
 
-    def keep_items(self, seq: int, read: Read) -> None:
-        """Hold what was read since :meth:`mark` returned ``seq``."""
+    def keep_items(self, seq: int, read: Read, items: dict[Key, Item]) -> None:
+        """Hold what was read since :meth:`mark` returned ``seq``: each key's point (``None``:
+        no live item) and the ids it was read from, and the items of those points."""
+        held = _held(read, items)
         with self._lock:
             if self._sync() != seq:
                 return
-            for key, (point, ids) in read.items():
-                self._items[key] = _Held(point, ids)
+            for key, entry in held.items():
+                self._items[key] = entry
                 self._items.move_to_end(key)
-                for point_id in ids:
+                for point_id in entry.ids:
                     self._by_id.setdefault(point_id, set()).add(key)
             while len(self._items) > self._max_items:
                 self._forget(next(iter(self._items)))
@@ -235,9 +234,12 @@ class ReadCache:
     def keep_written(self, seq: int, logged: int, written: Read) -> None:
         """Hold the items a batch wrote (``None``: deleted), when its ``logged`` writes (each
         logged once; negative: unknown) are the only ones logged since :meth:`mark` returned
-        ``seq``: what it wrote is then what the engine holds."""
+        ``seq``: what it wrote is then what the engine holds. A value the engine stores
+        otherwise (an integer past 64 bits becomes a float) is left to be read."""
         if logged >= 0:
-            self.keep_items(seq + logged, written)
+            self.keep_items(seq + logged, written, {
+                k: to_item(point) for k, (point, _) in written.items()
+                if point is not None and _engine_exact(point.payload.get("value"))})
 
     # -- search pages ----------------------------------------------------------------------
 
@@ -316,8 +318,9 @@ def cached_items(cache: ReadCache, keys: Sequence[Key], now: float, read: Callab
     if missing:
         seq = cache.mark()
         fresh = read(missing)
-        cache.keep_items(seq, fresh)
-        found.update({k: (point, to_item(point)) if point is not None else None for k, (point, _) in fresh.items()})
+        items = {k: to_item(point) for k, (point, _) in fresh.items() if point is not None}
+        cache.keep_items(seq, fresh, items)
+        found.update({k: (point, items[k]) if point is not None else None for k, (point, _) in fresh.items()})
     return found
 
 
