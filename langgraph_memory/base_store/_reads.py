@@ -267,7 +267,9 @@ def _facet(backend: Backend, scope: str | None, now: float, cache: ReadCache | N
         rows = backend.facet("namespace", where, limit=FACET_LIMIT)
         # Without a write, the listing changes only when its first item expires.
         first, _ = backend.scroll(where, limit=1, order_by="expires_at", descending=False)
-        cache.keep_listing(seq, scope, rows, first[0].payload["expires_at"] if first else float("inf"))
+        until = first[0].payload.get("expires_at") if first else float("inf")
+        if isinstance(until, (int, float)):  # else the engine ordered an item with no expiry first: not kept
+            cache.keep_listing(seq, scope, rows, until)
     return rows
 
 
