@@ -272,3 +272,13 @@ def test_the_face_agrees_with_a_dictionary(backend, tmp_path_factory, ops):
             got, _ = face.batch([GetOp(ns, key), PutOp(ns, key, {"n": n})])
             assert (got.value if got else None) == model.get((ns, key))
             model[(ns, key)] = {"n": n}
+
+
+async def test_async_twins_read_through_the_same_cache(face):
+    await face.aput(ALICE, "k", {"v": 1})
+    assert (await face.aget(ALICE, "k")).value == {"v": 1}
+    assert [i.value for i in await face.asearch(ALICE)] == [{"v": 1}]
+    face.put(ALICE, "k", {"v": 2})  # a sync write between async reads
+    assert (await face.aget(ALICE, "k")).value == {"v": 2}
+    await face.adelete(ALICE, "k")
+    assert face.get(ALICE, "k") is None and await face.alist_namespaces() == []
