@@ -173,7 +173,8 @@ def _recent(
     while True:
         rows = backend.query_batch([FetchQuery(w, n, order_by="updated_at") for w in wheres])
         points = sorted((h.point for hits in rows for h in hits), key=lambda p: -p.payload["updated_at"])
-        kept = [p for p in points if p.id not in skip and matches(item_value(p), flt)]
+        # Without a filter no value is read here (an item's value is a copy, a memory's a conversion).
+        kept = [p for p in points if p.id not in skip and (not flt or matches(item_value(p), flt))]
         complete = all(len(hits) < n for hits in rows)
         if len(kept) >= want or complete:
             return kept, complete
@@ -202,7 +203,7 @@ def _nearest(
                 continue
             seen.add(owner.id)
             p = owner.payload
-            if p.get("status") not in (MEMORY, ITEM) or expired(p, now) or not matches(item_value(owner), flt):
+            if p.get("status") not in (MEMORY, ITEM) or expired(p, now) or (flt and not matches(item_value(owner), flt)):
                 continue
             scored.append((owner, h.score))
         complete = all(len(r) < n for r in rows)
