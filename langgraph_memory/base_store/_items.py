@@ -197,12 +197,13 @@ def item_value(point: StoredPoint) -> dict[str, Any]:
 
 def to_item(point: StoredPoint, cls: type[Item] = Item, **extra: Any) -> Item:
     p = point.payload
+    created = _dt(p["created_at"])
     return cls(
         value=item_value(point),
         key=point.id if is_memory(p) else p["item_key"],
         namespace=namespace_from_key(p["namespace"]),
-        created_at=_dt(p["created_at"]),
-        updated_at=_dt(p["updated_at"]),
+        created_at=created,
+        updated_at=created if p["updated_at"] == p["created_at"] else _dt(p["updated_at"]),  # a new item: one date
         **extra,
     )
 

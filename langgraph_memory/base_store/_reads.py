@@ -33,7 +33,8 @@ from langgraph_memory.base_store._items import (
     pushed_filter,
     to_item,
 )
-from langgraph_memory.base_store._writes import lookup
+from langgraph_memory.base_store._cache import Read, ReadCache, cached_items, handed_out, page_key
+from langgraph_memory.base_store._writes import Key, candidate_ids, lookup
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_minutes
 from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, StoredPoint, Where
@@ -113,15 +114,32 @@ def _valid_minutes(ttl: Any) -> bool:
     return True
 
 
-def get_items(backend: Backend, ops: Sequence[GetOp], *, refresh_on_read: bool = True) -> list[Item | None]:
+def get_items(
+    backend: Backend, ops: Sequence[GetOp], *, refresh_on_read: bool = True, cache: ReadCache | None = None,
+) -> list[Item | None]:
     """``refresh_on_read``: the store's TTL config allows reads to restart TTLs (each op
-    still says whether it wants to)."""
+    still says whether it wants to). ``cache``: the face's read cache (Qdrant Edge only)."""
     now = time.time()
     keys = [(check_namespace(op.namespace, allow_empty=True), check_key(op.key)) for op in ops]
+    if cache is not None:
+        return _cached_get(backend, ops, keys, now, cache, refresh_on_read)
     found = lookup(backend, keys, now)
     if refresh_on_read:
         refresh(backend, [found[k] for op, k in zip(ops, keys) if op.refresh_ttl and k in found], now)
     return [to_item(found[k]) if k in found else None for k in keys]
+
+
+def _cached_get(
+    backend: Backend, ops: Sequence[GetOp], keys: list[Key], now: float, cache: ReadCache, refresh_on_read: bool,
+) -> list[Item | None]:
+    def read(missing: Sequence[Key]) -> Read:
+        found = lookup(backend, missing, now)
+        return {k: (found.get(k), tuple(i for i in candidate_ids(k) if i is not None)) for k in missing}
+
+    entries = cached_items(cache, keys, now, read)
+    if refresh_on_read:
+        refresh(backend, [e[0] for op, k in zip(ops, keys) if op.refresh_ttl and (e := entries[k]) is not None], now)
+    return [handed_out(e[1]) if (e := entries[k]) is not None else None for k in keys]
 
 
 def _scope(op: SearchOp, now: float) -> dict[str, Any]:
@@ -155,7 +173,8 @@ def _recent(
     while True:
         rows = backend.query_batch([FetchQuery(w, n, order_by="updated_at") for w in wheres])
         points = sorted((h.point for hits in rows for h in hits), key=lambda p: -p.payload["updated_at"])
-        kept = [p for p in points if p.id not in skip and matches(item_value(p), flt)]
+        # Without a filter no value is read here (an item's value is a copy, a memory's a conversion).
+        kept = [p for p in points if p.id not in skip and (not flt or matches(item_value(p), flt))]
         complete = all(len(hits) < n for hits in rows)
         if len(kept) >= want or complete:
             return kept, complete
@@ -184,7 +203,7 @@ def _nearest(
                 continue
             seen.add(owner.id)
             p = owner.payload
-            if p.get("status") not in (MEMORY, ITEM) or expired(p, now) or not matches(item_value(owner), flt):
+            if p.get("status") not in (MEMORY, ITEM) or expired(p, now) or (flt and not matches(item_value(owner), flt)):
                 continue
             scored.append((owner, h.score))
         complete = all(len(r) < n for r in rows)
@@ -193,15 +212,34 @@ def _nearest(
         n *= 4
 
 
+def _cached_recent(
+    backend: Backend, op: SearchOp, now: float, want: int, indexes: FieldIndexes, cache: ReadCache, key: Any,
+    refresh_on_read: bool,
+) -> list[SearchItem]:
+    """A search without a query, its page from the cache or read and kept."""
+    entries = cache.page(key, now)
+    if entries is None:
+        seq = cache.mark()
+        points, _ = _recent(backend, op, now, set(), want, indexes)
+        entries = [(p, to_item(p)) for p in points[op.offset : want]]
+        cache.keep_page(seq, key, _scope(op, now)["namespace_prefix"], points[:want], entries)
+    if op.refresh_ttl and refresh_on_read:
+        refresh(backend, [p for p, _ in entries], now)
+    return [handed_out(item, SearchItem, score=None) for _, item in entries]  # type: ignore[misc]
+
+
 def search_items(
     backend: Backend, op: SearchOp, vector: list[float] | None, indexes: FieldIndexes, *, refresh_on_read: bool = True,
+    cache: ReadCache | None = None,
 ) -> list[SearchItem]:
     """One search: by similarity when ``vector`` is given (items without a vector follow,
-    unscored), else most recently updated first."""
+    unscored), else most recently updated first (from ``cache``, when given, if it holds the page)."""
     now = time.time()
     want = op.offset + op.limit
     if op.limit == 0:
         return []
+    if vector is None and cache is not None and (key := page_key(op)) is not None:
+        return _cached_recent(backend, op, now, want, indexes, cache, key, refresh_on_read)
     if vector is None:
         points, _ = _recent(backend, op, now, set(), want, indexes)
         page = [(p, None) for p in points[op.offset : want]]
@@ -217,17 +255,31 @@ def search_items(
     return [to_item(p, SearchItem, score=score) for p, score in page]  # type: ignore[misc]
 
 
-def list_namespaces(backend: Backend, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+def _facet(backend: Backend, scope: str | None, now: float, cache: ReadCache | None) -> list[tuple[str, int]]:
+    """The namespaces holding live items under ``scope``, with their counts."""
+    where = Where(status=ITEM_STATUSES, namespace_prefix=scope, alive_at=now)
+    # Exact counts, though only the values are used: the engine's estimated facets may
+    # sample points, so a namespace holding few items could go unlisted.
+    if cache is None:
+        return backend.facet("namespace", where, limit=FACET_LIMIT)
+    rows = cache.listing(scope, now)
+    if rows is None:
+        seq = cache.mark()
+        rows = backend.facet("namespace", where, limit=FACET_LIMIT)
+        # Without a write, the listing changes only when its first item expires.
+        first, _ = backend.scroll(where, limit=1, order_by="expires_at", descending=False)
+        until = first[0].payload.get("expires_at") if first else float("inf")
+        if isinstance(until, (int, float)):  # else the engine ordered an item with no expiry first: not kept
+            cache.keep_listing(seq, scope, rows, until)
+    return rows
+
+
+def list_namespaces(backend: Backend, op: ListNamespacesOp, cache: ReadCache | None = None) -> list[tuple[str, ...]]:
     conditions = tuple(op.match_conditions or ())
     prefix = literal_prefix(conditions)
-    where = Where(
-        status=ITEM_STATUSES, namespace_prefix=namespace_key(prefix) if prefix else None, alive_at=time.time()
-    )
     found: set[tuple[str, ...]] = set()
-    # Exact counts, though only the values are used: the engine's estimated facets may
-    # sample points, so a namespace holding few items could go unlisted. Every namespace is
-    # checked again here, so what is listed never rests on the engine's filter alone.
-    for key, _ in backend.facet("namespace", where, limit=FACET_LIMIT):
+    # Every namespace is checked again here, so what is listed never rests on the engine's filter alone.
+    for key, _ in _facet(backend, namespace_key(prefix) if prefix else None, time.time(), cache):
         namespace = namespace_from_key(key)
         if namespace_matches(namespace, conditions):
             found.add(namespace[: op.max_depth] if op.max_depth is not None else namespace)

@@ -59,6 +59,8 @@ class PlannedPut:
     item the app opted in to the pre-hook."""
     point_id: str = ""
     """The item's own point id (:func:`item_point_id`), computed once per put."""
+    written: StoredPoint | None = None
+    """The item's point as written, once it is (a plain item only: not a memory)."""
 
 
 def _check_ttl(ttl: Any) -> float | None:
@@ -74,14 +76,20 @@ def _check_index(index: Any) -> Any:
     return list(index)
 
 
+def candidate_ids(key: Key) -> tuple[str, str | None]:
+    """The points a (namespace, key) may live at: its item point, then the memory whose id
+    the key is (if a UUID)."""
+    return item_point_id(*key), as_uuid(key[1])
+
+
 def lookup(
-    backend: Backend, keys: Sequence[Key], now: float, stored: dict[str, StoredPoint] | None = None
+    backend: Backend, keys: Sequence[Key], now: float, stored: dict[str, StoredPoint] | None = None,
+    candidates: dict[Key, tuple[str, str | None]] | None = None,
 ) -> dict[Key, StoredPoint]:
     """The live point of each (namespace, key), in one engine call: an item's own point, or
     the memory whose id the key is. ``stored``, when given, receives every point read,
-    expired ones included."""
-    # Each key's candidates: its item point, then the memory whose id the key is (if a UUID).
-    candidates = {k: (item_point_id(*k), as_uuid(k[1])) for k in keys}
+    expired ones included; ``candidates``: each key's :func:`candidate_ids`, if known."""
+    candidates = candidates or {k: candidate_ids(k) for k in keys}
     ids = sorted({i for pair in candidates.values() for i in pair if i is not None})
     found = {p.id: p for p in backend.retrieve(ids)} if ids else {}
     if stored is not None:
@@ -132,12 +140,13 @@ def plan_puts(
         last[(namespace, op.key)] = op
     now = time.time()
     stored: dict[str, StoredPoint] = {}
-    existing = lookup(backend, list(last), now, stored)
+    candidates = {k: candidate_ids(k) for k in last}
+    existing = lookup(backend, list(last), now, stored, candidates)
     planned = []
     for (namespace, key), op in last.items():
         value = None if op.value is None else check_value(op.value)
         index = _check_index(op.index)
-        point_id = item_point_id(namespace, key)
+        point_id = candidates[(namespace, key)][0]
         put = PlannedPut(namespace, key, value, _check_ttl(op.ttl), existing.get((namespace, key)),
                          stored.get(point_id), point_id=point_id)
         old = put.existing
@@ -186,8 +195,9 @@ def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> di
 def write_puts(
     backend: Backend, planned: Sequence[PlannedPut], vectors: Sequence[list[float]], *, dims: int | None,
     sparse: Any,
-) -> None:
-    """Write the planned puts; ``vectors`` are the embeddings of every put's texts, in order."""
+) -> int:
+    """Write the planned puts; ``vectors`` are the embeddings of every put's texts, in order.
+    Returns how many engine writes it made (each is logged by an Edge backend), -1 if unknown."""
     if dims is not None:
         for vector in vectors:
             if len(vector) != dims:
@@ -224,6 +234,8 @@ def write_puts(
         created = old.payload["created_at"] if old is not None else now
         payload = _item_payload(put, now, created, max(0, len(mine) - 1))
         upserts.append(StoredPoint(point_id, payload, mine[0] if mine else None, memory_sparse))
+        if put.memory is None:
+            put.written = StoredPoint(point_id, payload)
         for i, vector in enumerate(mine[1:], start=1):
             upserts.append(StoredPoint(_companion_id(point_id, i), {
                 "namespace": payload["namespace"], "ns_prefixes": payload["ns_prefixes"],
@@ -233,3 +245,21 @@ def write_puts(
         backend.delete_where(Where(status=ITEM_VECTOR, fields=(("item_of", (point_id,)),)))
     backend.delete(deletes)
     backend.upsert(upserts)
+    # A delete by filter logs as "anything" and may not write at all: then unknown (-1).
+    return -1 if orphaned else bool(deletes) + bool(upserts)
+
+
+def written_items(planned: Sequence[PlannedPut]) -> dict[Key, tuple[StoredPoint | None, tuple[str, ...]]]:
+    """What the written puts of plain items left at their keys (``None``: deleted), with the
+    points each key is read from; memories are left out (a delete takes their history)."""
+    out: dict[Key, tuple[StoredPoint | None, tuple[str, ...]]] = {}
+    for put in planned:
+        if put.value is None and (put.existing is None or not is_memory(put.existing.payload)):
+            point = None
+        elif put.written is not None:
+            point = put.written
+        else:
+            continue
+        memory_id = as_uuid(put.key)
+        out[(put.namespace, put.key)] = (point, (put.point_id, memory_id) if memory_id else (put.point_id,))
+    return out

@@ -26,6 +26,7 @@ from langgraph.store.base import (
     ensure_embeddings,
 )
 
+from langgraph_memory.base_store._cache import read_cache
 from langgraph_memory.base_store._items import (
     ITEM_STATUSES,
     ITEM_VECTOR,
@@ -42,7 +43,7 @@ from langgraph_memory.base_store._reads import (
     list_namespaces,
     search_items,
 )
-from langgraph_memory.base_store._writes import PlannedPut, plan_puts, write_puts
+from langgraph_memory.base_store._writes import PlannedPut, plan_puts, write_puts, written_items
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store.backends import SCHEMA_VERSION, Backend, Where
 from langgraph_memory.store.embeddings import Bm25SparseEmbeddings, embedder_name
@@ -129,6 +130,8 @@ class QdrantStore(BaseStore):
             name = embedder_name(self.embeddings) if self.embeddings is not None else stored.get("embedder")
             _backend.setup(dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": name})
         self._indexes = FieldIndexes(self._backend)
+        self._cache = read_cache(self._backend)
+        """Reads kept while no write says otherwise: Qdrant Edge only (:mod:`._cache`)."""
         self._sweeper: tuple[threading.Thread, threading.Event, concurrent.futures.Future[None]] | None = None
 
     # -- construction -----------------------------------------------------------------------
@@ -206,8 +209,13 @@ class QdrantStore(BaseStore):
     # first, with typed errors.
 
     def get(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
-        check_namespace(namespace, allow_empty=True)
-        return super().get(namespace, check_key(key), refresh_ttl=refresh_ttl)
+        # What ``BaseStore.get`` does through ``batch``, without a batch's planning: a get
+        # is the face's most frequent call, and the batch around one cost as much as the read.
+        namespace = check_namespace(namespace, allow_empty=True)
+        if refresh_ttl is None:
+            refresh_ttl = self.ttl_config.get("refresh_on_read", True) if self.ttl_config is not None else True
+        op = GetOp(namespace, check_key(key), refresh_ttl)
+        return get_items(self._backend, [op], refresh_on_read=self._refresh_on_read, cache=self._cache)[0]
 
     async def aget(self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None) -> Item | None:
         check_namespace(namespace, allow_empty=True)
@@ -270,18 +278,22 @@ class QdrantStore(BaseStore):
         results: list[Result] = [None] * len(ops)
         gets = [(i, op) for i, op in enumerate(ops) if isinstance(op, GetOp)]
         if gets:
-            found = get_items(self._backend, [op for _, op in gets], refresh_on_read=self._refresh_on_read)
+            found = get_items(self._backend, [op for _, op in gets], refresh_on_read=self._refresh_on_read,
+                              cache=self._cache)
             for (i, _), item in zip(gets, found):
                 results[i] = item
         for i, op in enumerate(ops):
             if isinstance(op, SearchOp):
                 results[i] = search_items(
                     self._backend, op, query_vectors.get(op.query) if op.query else None, self._indexes,
-                    refresh_on_read=self._refresh_on_read)
+                    refresh_on_read=self._refresh_on_read, cache=self._cache)
             elif isinstance(op, ListNamespacesOp):
-                results[i] = list_namespaces(self._backend, op)
+                results[i] = list_namespaces(self._backend, op, self._cache)
         if puts:
-            write_puts(self._backend, puts, texts_vectors, dims=dims, sparse=self._sparse)
+            seq = self._cache.mark() if self._cache is not None else 0
+            logged = write_puts(self._backend, puts, texts_vectors, dims=dims, sparse=self._sparse)
+            if self._cache is not None:
+                self._cache.keep_written(seq, logged, written_items(puts))
         return results
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:

@@ -34,7 +34,7 @@ from langgraph_memory.store.backends._base import (
     translate,
     vectors_wanted,
 )
-from langgraph_memory.store.backends._snapshots import Snapshots, answer_batch
+from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
 if TYPE_CHECKING:
@@ -149,6 +149,12 @@ class EdgeBackend:
         """Small namespaces read whole, for :meth:`query_batch` ``(cached=True)``; every
         write below logs the ids it touched there (after it returns, even when it fails)."""
         self._dim = 0
+
+    @property
+    def write_log(self) -> WriteLog:
+        """Every write of this backend, in order: caches of what was read follow it (this
+        process holds the directory alone, so no other writer can go unlogged)."""
+        return self._snapshots.log
 
     @property
     def shard(self) -> qe.EdgeShard:
