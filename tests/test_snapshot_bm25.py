@@ -56,17 +56,31 @@ def _engine_list(engine, query: SparseQuery) -> list[tuple[str, float]]:
     return sorted(((h.point.id, h.score) for h in hits), key=lambda p: (-p[1], p[0]))[: query.limit]
 
 
-def _snapshot_list(engine, snapshot: Snapshot, query: SparseQuery) -> list[tuple[str, float]]:
+def _snapshot_list(engine, snapshot: Snapshot, query: SparseQuery) -> list[tuple[str, float]] | None:
+    """The snapshot's list, ``None`` when the scores it learnt do not settle it."""
     if not snapshot.bm25_known(query):
-        [wide] = engine.query_batch([snapshot.bm25_query(query)])
-        snapshot.learn_bm25(query, wide)
-    return [(h.point.id, h.score) for h in snapshot.answer(query, {})]
+        asked = snapshot.bm25_query(query)
+        [wide] = engine.query_batch([asked])
+        snapshot.learn_bm25(asked, wide)
+    hits = snapshot.answer(query, {})
+    return None if hits is None else [(h.point.id, h.score) for h in hits]
+
+
+@pytest.fixture
+def depth():
+    """Sets how deep the namespace-wide BM25 query reads (a shallow one leaves lists unsettled)."""
+    from langgraph_memory.store.backends import _snapshot
+
+    default = _snapshot.BM25_DEPTH
+    yield lambda n: setattr(_snapshot, "BM25_DEPTH", n)
+    _snapshot.BM25_DEPTH = default
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(st.tuples(payloads, documents), min_size=1, max_size=25), other=st.lists(documents, max_size=5),
-       where=wheres, terms=queries, limit=st.integers(1, 30), ids=st.booleans())
-def test_a_snapshots_bm25_lists_are_the_engines(engine, rows, other, where, terms, limit, ids):
+       where=wheres, terms=queries, limit=st.integers(1, 30), ids=st.booleans(), deep=st.sampled_from([1, 4, 128]))
+def test_a_snapshots_bm25_lists_are_the_engines(engine, depth, rows, other, where, terms, limit, ids, deep):
+    depth(deep)
     namespace = f"bm25-{uuid.uuid4().hex[:8]}"
     _load(engine, namespace, rows)
     _load(engine, f"{namespace}-other", [({"status": "live"}, t) for t in other])  # the IDF counts these too
@@ -75,11 +89,25 @@ def test_a_snapshots_bm25_lists_are_the_engines(engine, rows, other, where, term
     if ids:  # a later round of a hybrid search: restricted to given candidates
         where = Where(**{**where.__dict__, "ids": tuple(snapshot.ids[::2])})
     query = SparseQuery(terms, [1.0] * len(terms), where, limit, payload=False)
-    assert _snapshot_list(engine, snapshot, query) == _engine_list(engine, query)
+    mine = _snapshot_list(engine, snapshot, query)
+    # A namespace larger than the depth read: a list the best scores do not settle is the engine's.
+    assert mine == _engine_list(engine, query) if mine is not None else len(rows) > deep
     # Another list of the same query vector (another filter) reuses the scores: no new engine query.
-    wider = SparseQuery(terms, [1.0] * len(terms), Where(namespace=namespace, status=None), 30, payload=False)
+    wider = SparseQuery(terms, [1.0] * len(terms), Where(namespace=namespace, status=None), limit, payload=False)
     assert snapshot.bm25_known(wider)
-    assert _snapshot_list(engine, snapshot, wider) == _engine_list(engine, wider)
+    mine = _snapshot_list(engine, snapshot, wider)
+    assert mine == _engine_list(engine, wider) if mine is not None else len(rows) > deep
+
+
+def test_the_best_scores_of_a_large_namespace_settle_its_top_lists(engine, depth):
+    depth(3)
+    namespace = f"bm25-{uuid.uuid4().hex[:8]}"
+    _load(engine, namespace, [({"status": "live"}, {1: w}) for w in (0.25, 0.5, 0.75, 1.0, 1.25, 1.5)])
+    snapshot = Snapshot.of(namespace, 0, engine._read_namespace(namespace, 10) or [], DIM)
+    top2 = SparseQuery([1], [1.0], Where(namespace=namespace), 2, payload=False)
+    top3 = SparseQuery([1], [1.0], Where(namespace=namespace), 3, payload=False)
+    assert _snapshot_list(engine, snapshot, top2) == _engine_list(engine, top2)
+    assert _snapshot_list(engine, snapshot, top3) is None  # the third best is the cut: others may tie with it
 
 
 def test_bm25_hits_carry_payloads_and_vectors_as_asked(engine):
@@ -113,7 +141,9 @@ def _lists(store, text: str, namespace=USER, cached: bool = True) -> list[list[t
     return out
 
 
-def test_cached_bm25_lists_see_writes_anywhere_in_the_shard(tmp_path, fake_embeddings):
+@pytest.mark.parametrize("deep", [2, 128])
+def test_cached_bm25_lists_see_writes_anywhere_in_the_shard(tmp_path, fake_embeddings, depth, deep):
+    depth(deep)  # 2: most lists are settled by the engine, in a second call
     with MemoryStore.open(tmp_path / "store", embeddings=fake_embeddings) as store:
         store.remember_many([{"content": f"green tea number {i}", "subjects": ["tea"] if i % 2 else []}
                              for i in range(6)] + [{"content": "black coffee"}], namespace=USER, dedup=False)

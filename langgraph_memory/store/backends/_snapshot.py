@@ -19,6 +19,12 @@ import numpy as np
 from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, SparseQuery, StoredPoint, Where
 
 
+BM25_DEPTH = 128
+"""Hits of the engine's namespace-wide BM25 query at most: every matching point of a
+namespace of up to this many, else the best this many (a common word matches hundreds
+of a 1k namespace, and each hit costs its conversion). Lists the best ones do not settle
+go to the engine."""
+
 _last_vector: tuple[Any, np.ndarray] = (None, np.zeros(0, dtype=np.float32))
 
 
@@ -82,7 +88,7 @@ class Snapshot:
         self._memories = memories
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
         self._memo: dict[Any, Any] = {} if memo is None else memo
-        self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], np.ndarray] = {}
+        self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
         """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25`); every new
         snapshot (a new sequence number) starts without."""
 
@@ -296,18 +302,21 @@ class Snapshot:
     # -- BM25: the engine scores, the snapshot filters and cuts ---------------------------
 
     def bm25_query(self, query: SparseQuery) -> SparseQuery:
-        """The engine query scoring every point of this namespace that shares a term with
-        ``query``: its IDF counts the whole shard, which no copy of one namespace knows."""
+        """The engine query scoring the points of this namespace that share a term with
+        ``query`` (its IDF counts the whole shard, which no copy of one namespace knows):
+        all of them, or the best :data:`BM25_DEPTH` in a larger namespace."""
         return SparseQuery(query.indices, query.values, Where(namespace=self.namespace, status=None),
-                           max(1, len(self.ids)), payload=False)
+                           max(1, min(len(self.ids), BM25_DEPTH)), payload=False)
 
     def bm25_known(self, query: SparseQuery) -> bool:
         return _bm25_key(query) in self._bm25
 
-    def learn_bm25(self, query: SparseQuery, hits: list[Hit]) -> None:
-        """Keep the engine's answer to :meth:`bm25_query`: each row's score, ``nan`` for
-        a row sharing no term (the engine never returns it). Valid as long as this
-        snapshot is: a write anywhere in the shard gives the namespace a new one."""
+    def learn_bm25(self, asked: SparseQuery, hits: list[Hit]) -> None:
+        """Keep the engine's answer to :meth:`bm25_query` ``asked``: each row's score,
+        ``nan`` for a row it did not return. Fewer hits than asked: those rows share no
+        term with the query; else they score at most the last hit's score (the cut).
+        Valid as long as this snapshot is: a write anywhere in the shard gives the
+        namespace a new one."""
         scores = np.full(len(self.ids), np.nan)
         for h in hits:
             r = self.row.get(h.point.id)
@@ -315,19 +324,28 @@ class Snapshot:
                 scores[r] = h.score
         if len(self._bm25) >= 16:
             self._bm25.clear()
-        self._bm25[_bm25_key(query)] = scores
+        cut = min(h.score for h in hits) if hits and len(self.ids) > len(hits) >= asked.limit else None
+        self._bm25[_bm25_key(asked)] = (scores, cut)
 
     # -- answers -----------------------------------------------------------------------------
 
-    def answer(self, query: DenseQuery | SparseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit]:
-        """``query``'s hits; a sparse query once :meth:`learn_bm25` has its scores."""
+    def answer(self, query: DenseQuery | SparseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit] | None:
+        """``query``'s hits; a sparse query once :meth:`learn_bm25` has its scores, and
+        ``None`` when they do not settle it (fewer than its limit score above the cut)."""
         keep = masks.get(query.where)
         if keep is None:
             keep = masks[query.where] = self.mask(query.where)
         if isinstance(query, SparseQuery):
-            every = self._bm25[_bm25_key(query)]
+            every, cut = self._bm25[_bm25_key(query)]
             rows = np.flatnonzero(keep & ~np.isnan(every))
-            return self._best(query, rows, every[rows], None)
+            scores = every[rows]
+            if cut is not None:
+                # A row the engine did not return scores at most the cut: only the rows
+                # above it are sure to hold the list's best.
+                rows, scores = rows[scores > cut], scores[scores > cut]
+                if len(rows) < query.limit:
+                    return None
+            return self._best(query, rows, scores, None)
         if isinstance(query, DenseQuery):
             rows = np.flatnonzero(keep & self.has_dense)
             # A batch's dense queries share one query vector: every row is scored once (the

@@ -296,7 +296,8 @@ def answer_batch(
     """Every query's hits: from a snapshot where one answers it, the rest from the engine
     in one call. A BM25 query on a namespace with a snapshot asks the engine to score the
     whole namespace once for its query vector, in that same call, and the snapshot cuts
-    every list of that vector from those scores (a hybrid search's later rounds too)."""
+    every list of that vector from those scores (a hybrid search's later rounds too);
+    a list those scores do not settle goes to the engine in a second call."""
     local, held, masks = local_answers(snapshots, queries, snapshot_of)
     bm25: dict[int, Snapshot] = {}  # the queries a snapshot answers from the engine's scores
     wide: dict[Any, tuple[Snapshot, SparseQuery]] = {}  # the namespace-wide queries to ask
@@ -311,8 +312,13 @@ def answer_batch(
     for (snap, query), hits in zip(wide.values(), answers[len(rest):]):
         snap.learn_bm25(query, hits)
     engine = iter(answers[: len(rest)])
-    return [
+    out: list[list[Hit] | None] = [
         bm25[i].answer(q, masks.setdefault(q.where.namespace, {})) if i in bm25 else next(engine) if hits is None
         else hits
         for i, (q, hits) in enumerate(zip(queries, local))
     ]
+    # BM25 lists the best scores of a large namespace do not settle: the engine's own answer.
+    late = [i for i, hits in enumerate(out) if hits is None]
+    for i, hits in zip(late, engine_batch([queries[i] for i in late]) if late else []):
+        out[i] = hits
+    return out  # type: ignore[return-value]
