@@ -371,8 +371,10 @@ class Snapshot:
             cut = np.partition(scores, len(scores) - query.limit)[len(scores) - query.limit]
             rows, scores = rows[scores >= cut], scores[scores >= cut]
         order = np.argsort(-scores, kind="stable")[: query.limit]
-        return [Hit(self._point(int(rows[o]), query.payload, query.with_vectors), float(scores[o]))
-                for o in order.tolist()]
+        best = zip(rows[order].tolist(), scores[order].tolist())
+        if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
+            return [Hit(StoredPoint(self.ids[r], {}), score) for r, score in best]
+        return [Hit(self._point(r, query.payload, query.with_vectors), score) for r, score in best]
 
 
 def _bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:
