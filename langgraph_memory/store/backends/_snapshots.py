@@ -18,6 +18,7 @@ from any thread. Qdrant Edge holds its directory exclusively: no other process w
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict, deque
@@ -58,10 +59,21 @@ def snapshot_points() -> int:
     return env_count(SNAPSHOT_POINTS_ENV, DEFAULT_SNAPSHOT_POINTS, 0, "points")
 
 
-Written = tuple[frozenset[str], "frozenset[str] | None", bool, "dict[str, Any] | None"]
+Patches = tuple[tuple[frozenset[str], dict[str, Any]], ...]
+"""Several ``set_payload`` writes logged as one entry (:meth:`EdgeBackend.set_payloads`),
+oldest first: each one's ids and the plain payload keys it set."""
+Written = tuple[frozenset[str], "frozenset[str] | None", bool, "dict[str, Any] | Patches | None"]
 """A write's ids, the namespaces it may have added points to (``None``: any), whether it
 may have changed vectors (an upsert; else only payloads changed, or points left), and the
-payload keys it set when they are plain values (a snapshot applies them without a read)."""
+payload keys it set when they are plain values (a snapshot applies them without a read),
+or a batch of such patches."""
+
+
+def plain_patch(payload: dict[str, Any]) -> bool:
+    """Whether a ``set_payload`` of ``payload`` sets only plain JSON scalars on points that
+    stay where they are: a snapshot then applies it as the engine does, without a read."""
+    return "namespace" not in payload and all(v is None or isinstance(v, (bool, int, str)) or (
+        isinstance(v, float) and math.isfinite(v)) for v in payload.values())
 
 
 class WriteLog:
@@ -74,15 +86,17 @@ class WriteLog:
 
     def wrote(
         self, ids: Iterable[str] | None, into: Iterable[str] | None = (), vectors: bool = True,
-        patch: dict[str, Any] | None = None,
+        patch: dict[str, Any] | Patches | None = None,
     ) -> None:
         """``ids`` were written (``None``: unknown, a delete by filter); ``into``: the
         namespaces they may have joined (an upsert's; ``None``: any, e.g. a namespace set
         by ``set_payload``; empty: none, the points stayed where they were or left);
         ``vectors``: their vectors may have changed; ``patch``: the top-level payload keys
-        ``set_payload`` set, if every value is a plain JSON scalar (as the engine returns it)."""
+        ``set_payload`` set, if every value is a plain JSON scalar (as the engine returns it),
+        or a batch of such patches (:data:`Patches`, ``ids`` their union)."""
         entry = None if ids is None else (
-            frozenset(ids), None if into is None else frozenset(into), vectors, None if patch is None else dict(patch))
+            frozenset(ids), None if into is None else frozenset(into), vectors,
+            patch if patch is None or isinstance(patch, tuple) else dict(patch))
         with self._lock:
             self.seq += 1
             self._entries.append((self.seq, entry))
@@ -125,7 +139,11 @@ def concerning(
             out.update(mine)
             vectors = vectors or changed_vectors
             if patches is not None and patch is not None and all(i in snapshot.row for i in mine):
-                patches.append((mine, patch))
+                if isinstance(patch, tuple):  # a batch, oldest first: newest first here, as the writes
+                    patches.extend((held, p) for ids_p, p in reversed(patch)
+                                   if (held := [i for i in ids_p if i in snapshot.row]))
+                else:
+                    patches.append((mine, patch))
             else:
                 patches = None
     return out, vectors, None if patches is None else patches[::-1]
