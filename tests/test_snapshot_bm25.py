@@ -19,21 +19,12 @@ from langgraph_memory import MemoryStore
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store.backends import SparseQuery, StoredPoint, Where
 from langgraph_memory.store.backends._snapshot import Snapshot
-from langgraph_memory.store.backends.edge import EdgeBackend
 from langgraph_memory.store.records import namespace_key
-from tests.test_snapshot_reads import DIM, absent, payloads, wheres
+from tests.test_snapshot_reads import DIM, absent, engine, payloads, wheres  # noqa: F401 (engine: a fixture)
 
 VOCAB = list(range(1, 9))  # few terms and few weights: shared terms and equal scores on purpose
 documents = st.dictionaries(st.sampled_from(VOCAB), st.sampled_from([0.5, 1.0, 1.25]), max_size=4)
 queries = st.lists(st.sampled_from(VOCAB + [99]), min_size=1, max_size=4, unique=True).map(sorted)
-
-
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory):
-    backend = EdgeBackend(tmp_path_factory.mktemp("bm25") / "edge")
-    backend.setup(dim=DIM, meta={"embedder": "test"})
-    yield backend
-    backend.close()
 
 
 def _load(engine, namespace: str, rows: list[tuple[dict, dict[int, float]]]) -> None:

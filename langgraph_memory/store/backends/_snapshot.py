@@ -336,7 +336,10 @@ class Snapshot:
         if keep is None:
             keep = masks[query.where] = self.mask(query.where)
         if isinstance(query, SparseQuery):
-            every, cut = self._bm25[_bm25_key(query)]
+            known = self._bm25.get(_bm25_key(query))
+            if known is None:  # dropped by another thread's batch meanwhile: the engine answers
+                return None
+            every, cut = known
             rows = np.flatnonzero(keep & ~np.isnan(every))
             scores = every[rows]
             if cut is not None:

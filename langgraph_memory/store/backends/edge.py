@@ -380,6 +380,8 @@ class EdgeBackend:
     def set_payloads(self, updates: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> None:
         """Several :meth:`set_payload` writes (the post-hook's access counts), logged as one
         entry when all set plain values in place; in order, stopping at the first that fails."""
+        if not updates:
+            return
         if not all(plain_patch(payload) for _, payload in updates):
             for ids, payload in updates:
                 self.set_payload(ids, payload)
