@@ -279,17 +279,17 @@ def test_refining_a_memory_deleted_meanwhile_is_a_plain_insert(store, NS):
 
 def test_record_access_racing_a_delete_is_quiet(store, NS):
     memory = store.remember("Dave likes tea", namespace=NS).memory
-    original = store._backend.set_payload
+    original = store._backend.set_payloads  # record_access writes its counts in one batch
 
-    def delete_first(ids, payload):
-        store._backend.delete(ids)
-        original(ids, payload)
+    def delete_first(updates):
+        store._backend.delete([i for ids, _ in updates for i in ids])
+        original(updates)
 
-    store._backend.set_payload = delete_first
+    store._backend.set_payloads = delete_first
     try:
         store.record_access([memory.id], namespace=NS)
     finally:
-        del store._backend.set_payload
+        del store._backend.set_payloads
     assert store.count(namespace=NS) == 0
 
 

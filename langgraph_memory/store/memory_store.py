@@ -316,6 +316,7 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         now = _garden.check_now(now)
         settings = self.decay_settings()
         with self._writer.lock(validate_namespace(namespace), "__stats__"):
+            updates: list[tuple[list[str], dict[str, Any]]] = []
             for p in points_by_id(self._backend, check_ids(memory_ids), namespace, live_only=True):
                 stored = p.payload.get("vitality")
                 vitality = float(p.payload.get("importance", 0.6) if stored is None else stored)
@@ -327,12 +328,19 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
                 }
                 if injected:
                     payload["injection_count"] = int(p.payload.get("injection_count") or 0) + 1
-                try:
-                    self._backend.set_payload([p.id], payload)
-                except Exception:
-                    if self._backend.retrieve([p.id]):
-                        raise
-                    # Deleted since it was read: there is nothing left to count.
+                updates.append(([p.id], payload))
+            try:
+                self._backend.set_payloads(updates)  # one write for them all where the engine can
+            except Exception:
+                # One was deleted since it was read: the others one by one (the values are
+                # those read, so one written twice still counts once).
+                for ids, payload in updates:
+                    try:
+                        self._backend.set_payload(ids, payload)
+                    except Exception:
+                        if self._backend.retrieve(ids):
+                            raise
+                        # Deleted since it was read: there is nothing left to count.
 
     # -- gardening ----------------------------------------------------------------------
 

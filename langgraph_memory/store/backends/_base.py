@@ -252,6 +252,10 @@ class Backend(Protocol):
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None: ...
 
+    def set_payloads(self, updates: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> None:
+        """Several :meth:`set_payload` writes, in order, at once where the engine can (one
+        round trip, one log entry); a failure may leave the earlier ones applied."""
+
     def delete(self, ids: Sequence[str]) -> None: ...
 
     def delete_where(self, where: Where) -> int: ...

@@ -1,11 +1,13 @@
-"""One namespace's points held in memory, and the engine's dense and fetch queries answered on them.
+"""One namespace's points held in memory, and the engine's queries answered on them.
 
 Semantics follow the engine's filters (``backends._base.translate``): a missing field
 fails a range, ``is_null`` needs the key, ``is_empty`` takes missing, null or ``[]``,
 a keyword condition matches a string or any string of a list. Equal scores, and equal
 values of an ``order_by``, come by ascending id: rows are kept in id order and sorted
 stably. Cosines are float32, as the engine's (they may differ from its in the last
-bits: its dot product adds in another order). :mod:`._snapshots` keeps them fresh.
+bits: its dot product adds in another order). BM25 scores are the engine's own: one
+query scores the whole namespace (:meth:`Snapshot.bm25_query`), and each BM25 list of a
+turn is filtered and cut from those scores. :mod:`._snapshots` keeps snapshots fresh.
 """
 
 from __future__ import annotations
@@ -14,8 +16,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, StoredPoint, Where
+from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, SparseQuery, StoredPoint, Where
 
+
+BM25_DEPTH = 128
+"""Hits of the engine's namespace-wide BM25 query at most: every matching point of a
+namespace of up to this many, else the best this many (a common word matches hundreds
+of a 1k namespace, and each hit costs its conversion). Lists the best ones do not settle
+go to the engine."""
 
 _last_vector: tuple[Any, np.ndarray] = (None, np.zeros(0, dtype=np.float32))
 
@@ -80,6 +88,9 @@ class Snapshot:
         self._memories = memories
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
         self._memo: dict[Any, Any] = {} if memo is None else memo
+        self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
+        """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25`); every new
+        snapshot (a new sequence number) starts without."""
 
     def at(self, seq: int) -> "Snapshot":
         """The same rows, current as of ``seq`` (no write since concerned them)."""
@@ -288,10 +299,56 @@ class Snapshot:
             point.memory = self.memory(row)
         return point
 
-    def answer(self, query: DenseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit]:
+    # -- BM25: the engine scores, the snapshot filters and cuts ---------------------------
+
+    def bm25_query(self, query: SparseQuery) -> SparseQuery:
+        """The engine query scoring the points of this namespace that share a term with
+        ``query`` (its IDF counts the whole shard, which no copy of one namespace knows):
+        all of them, or the best :data:`BM25_DEPTH` in a larger namespace."""
+        return SparseQuery(query.indices, query.values, Where(namespace=self.namespace, status=None),
+                           max(1, min(len(self.ids), BM25_DEPTH)), payload=False)
+
+    def bm25_known(self, query: SparseQuery) -> bool:
+        return _bm25_key(query) in self._bm25
+
+    def learn_bm25(self, asked: SparseQuery, hits: list[Hit]) -> None:
+        """Keep the engine's answer to :meth:`bm25_query` ``asked``: each row's score,
+        ``nan`` for a row it did not return. Fewer hits than asked: those rows share no
+        term with the query; else they score at most the last hit's score (the cut).
+        Valid as long as this snapshot is: a write anywhere in the shard gives the
+        namespace a new one."""
+        scores = np.full(len(self.ids), np.nan)
+        for h in hits:
+            r = self.row.get(h.point.id)
+            if r is not None:  # a point written since this snapshot was brought up to date
+                scores[r] = h.score
+        if len(self._bm25) >= 16:
+            self._bm25.clear()
+        cut = min(h.score for h in hits) if hits and len(self.ids) > len(hits) >= asked.limit else None
+        self._bm25[_bm25_key(asked)] = (scores, cut)
+
+    # -- answers -----------------------------------------------------------------------------
+
+    def answer(self, query: DenseQuery | SparseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit] | None:
+        """``query``'s hits; a sparse query once :meth:`learn_bm25` has its scores, and
+        ``None`` when they do not settle it (fewer than its limit score above the cut)."""
         keep = masks.get(query.where)
         if keep is None:
             keep = masks[query.where] = self.mask(query.where)
+        if isinstance(query, SparseQuery):
+            known = self._bm25.get(_bm25_key(query))
+            if known is None:  # dropped by another thread's batch meanwhile: the engine answers
+                return None
+            every, cut = known
+            rows = np.flatnonzero(keep & ~np.isnan(every))
+            scores = every[rows]
+            if cut is not None:
+                # A row the engine did not return scores at most the cut: only the rows
+                # above it are sure to hold the list's best.
+                rows, scores = rows[scores > cut], scores[scores > cut]
+                if len(rows) < query.limit:
+                    return None
+            return self._best(query, rows, scores, None)
         if isinstance(query, DenseQuery):
             rows = np.flatnonzero(keep & self.has_dense)
             # A batch's dense queries share one query vector: every row is scored once (the
@@ -299,19 +356,29 @@ class Snapshot:
             every = masks.get(id(query.vector))
             if every is None:
                 every = masks[id(query.vector)] = self.vectors @ _unit(query.vector)
-            scores = every[rows]
-            if query.min_score is not None:
-                rows, scores = rows[scores >= query.min_score], scores[scores >= query.min_score]
-            if len(scores) > 2 * query.limit:
-                # The best ``limit`` and every row tied with the last of them, then in order.
-                cut = np.partition(scores, len(scores) - query.limit)[len(scores) - query.limit]
-                rows, scores = rows[scores >= cut], scores[scores >= cut]
-            order = np.argsort(-scores, kind="stable")[: query.limit]
-            return [Hit(self._point(int(rows[o]), query.payload, query.with_vectors), float(scores[o]))
-                    for o in order.tolist()]
+            return self._best(query, rows, every[rows], query.min_score)
         rows = np.flatnonzero(keep)
         if query.order_by is not None:
             values = self.floats(query.order_by)[rows]
             rows, values = rows[~np.isnan(values)], values[~np.isnan(values)]
             rows = rows[np.argsort(-values if query.descending else values, kind="stable")]
         return [Hit(self._point(int(r), query.payload, query.with_vectors), 0.0) for r in rows[: query.limit].tolist()]
+
+    def _best(self, query: DenseQuery | SparseQuery, rows: np.ndarray, scores: np.ndarray,
+              min_score: float | None) -> list[Hit]:
+        """The best ``query.limit`` of ``rows``, equal scores by ascending id (rows are in id order)."""
+        if min_score is not None:
+            rows, scores = rows[scores >= min_score], scores[scores >= min_score]
+        if len(scores) > 2 * query.limit:
+            # The best ``limit`` and every row tied with the last of them, then in order.
+            cut = np.partition(scores, len(scores) - query.limit)[len(scores) - query.limit]
+            rows, scores = rows[scores >= cut], scores[scores >= cut]
+        order = np.argsort(-scores, kind="stable")[: query.limit]
+        best = zip(rows[order].tolist(), scores[order].tolist())
+        if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
+            return [Hit(StoredPoint(self.ids[r], {}), score) for r, score in best]
+        return [Hit(self._point(r, query.payload, query.with_vectors), score) for r, score in best]
+
+
+def _bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    return tuple(query.indices), tuple(query.values)

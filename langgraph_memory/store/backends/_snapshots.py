@@ -5,8 +5,9 @@ around the engine than in it: ~100 records converted and ~10 filters built a tur
 three engine rounds. A namespace of at most :func:`snapshot_points` points that is
 searched again and again (a conversation's turns) is read once, payloads and dense
 vectors, and a batch's dense and fetch queries on it are answered by its
-:class:`~._snapshot.Snapshot` in numpy; BM25 queries still go to the engine (their IDF
-counts the whole shard). Only reads that ask for it (``query_batch(cached=True)``: the
+:class:`~._snapshot.Snapshot` in numpy. BM25 scores come from the engine (their IDF
+counts the whole shard), one query per query vector scoring the whole namespace, which
+the snapshot filters and cuts for each list. Only reads that ask for it (``query_batch(cached=True)``: the
 pre-hook) use snapshots.
 
 Writes: every write of the backend logs the ids it touched (or "anything", for a delete
@@ -17,12 +18,15 @@ from any thread. Qdrant Edge holds its directory exclusively: no other process w
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, Query, StoredPoint, Where, env_count
+from langgraph_memory.store.backends._base import (
+    DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where, env_count,
+)
 
 if TYPE_CHECKING:  # numpy loads with the first snapshot, not with the store: the CLI's `list` needs neither
     import numpy as np
@@ -55,10 +59,21 @@ def snapshot_points() -> int:
     return env_count(SNAPSHOT_POINTS_ENV, DEFAULT_SNAPSHOT_POINTS, 0, "points")
 
 
-Written = tuple[frozenset[str], "frozenset[str] | None", bool, "dict[str, Any] | None"]
+Patches = tuple[tuple[frozenset[str], dict[str, Any]], ...]
+"""Several ``set_payload`` writes logged as one entry (:meth:`EdgeBackend.set_payloads`),
+oldest first: each one's ids and the plain payload keys it set."""
+Written = tuple[frozenset[str], "frozenset[str] | None", bool, "dict[str, Any] | Patches | None"]
 """A write's ids, the namespaces it may have added points to (``None``: any), whether it
 may have changed vectors (an upsert; else only payloads changed, or points left), and the
-payload keys it set when they are plain values (a snapshot applies them without a read)."""
+payload keys it set when they are plain values (a snapshot applies them without a read),
+or a batch of such patches."""
+
+
+def plain_patch(payload: dict[str, Any]) -> bool:
+    """Whether a ``set_payload`` of ``payload`` sets only plain JSON scalars on points that
+    stay where they are: a snapshot then applies it as the engine does, without a read."""
+    return "namespace" not in payload and all(v is None or isinstance(v, (bool, int, str)) or (
+        isinstance(v, float) and math.isfinite(v)) for v in payload.values())
 
 
 class WriteLog:
@@ -71,15 +86,17 @@ class WriteLog:
 
     def wrote(
         self, ids: Iterable[str] | None, into: Iterable[str] | None = (), vectors: bool = True,
-        patch: dict[str, Any] | None = None,
+        patch: dict[str, Any] | Patches | None = None,
     ) -> None:
         """``ids`` were written (``None``: unknown, a delete by filter); ``into``: the
         namespaces they may have joined (an upsert's; ``None``: any, e.g. a namespace set
         by ``set_payload``; empty: none, the points stayed where they were or left);
         ``vectors``: their vectors may have changed; ``patch``: the top-level payload keys
-        ``set_payload`` set, if every value is a plain JSON scalar (as the engine returns it)."""
+        ``set_payload`` set, if every value is a plain JSON scalar (as the engine returns it),
+        or a batch of such patches (:data:`Patches`, ``ids`` their union)."""
         entry = None if ids is None else (
-            frozenset(ids), None if into is None else frozenset(into), vectors, None if patch is None else dict(patch))
+            frozenset(ids), None if into is None else frozenset(into), vectors,
+            patch if patch is None or isinstance(patch, tuple) else dict(patch))
         with self._lock:
             self.seq += 1
             self._entries.append((self.seq, entry))
@@ -122,7 +139,11 @@ def concerning(
             out.update(mine)
             vectors = vectors or changed_vectors
             if patches is not None and patch is not None and all(i in snapshot.row for i in mine):
-                patches.append((mine, patch))
+                if isinstance(patch, tuple):  # a batch, oldest first: newest first here, as the writes
+                    patches.extend((held, p) for ids_p, p in reversed(patch)
+                                   if (held := [i for i in ids_p if i in snapshot.row]))
+                else:
+                    patches.append((mine, patch))
             else:
                 patches = None
     return out, vectors, None if patches is None else patches[::-1]
@@ -262,27 +283,28 @@ class Snapshots:
 
 def local_answers(
     snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
-) -> list[list[Hit] | None]:
+) -> tuple[list[list[Hit] | None], dict[str, Snapshot | None], dict[str, dict[Any, np.ndarray]]]:
     """Each query's hits when a snapshot can answer it (a dense or fetch query on one
-    namespace), else ``None``: the engine answers those."""
+    namespace), else ``None``; the snapshot of each namespace asked (``None``: none), and
+    what its answers computed (masks by ``Where``, scores by query vector), to share."""
     out: list[list[Hit] | None] = [None] * len(queries)
+    found: dict[str, Snapshot | None] = {}
+    masks: dict[str, dict[Any, np.ndarray]] = {}  # per namespace: by Where, and by id() of a query vector
     if not snapshots.max_points:
-        return out
+        return out, found, masks
     # A search's first round (a dense query over the namespace, not over given ids) counts
     # as a read of the namespace; its later rounds use a snapshot only if one is held.
     searched = {q.where.namespace for q in queries if isinstance(q, DenseQuery) and q.where.ids is None}
-    found: dict[str, Snapshot | None] = {}
-    masks: dict[str, dict[Any, np.ndarray]] = {}  # per namespace: by Where, and by id() of a query vector
     for i, q in enumerate(queries):
         ns = q.where.namespace
-        if ns is None or not isinstance(q, (DenseQuery, FetchQuery)):
+        if ns is None or not isinstance(q, (DenseQuery, SparseQuery, FetchQuery)):
             continue
         if ns not in found:
             found[ns] = snapshot_of(ns, ns in searched)
         snap = found[ns]
-        if snap is not None:
+        if snap is not None and not isinstance(q, SparseQuery):
             out[i] = snap.answer(q, masks.setdefault(ns, {}))
-    return out
+    return out, found, masks
 
 
 def answer_batch(
@@ -290,8 +312,31 @@ def answer_batch(
     engine_batch: Callable[[Sequence[Query]], list[list[Hit]]],
 ) -> list[list[Hit]]:
     """Every query's hits: from a snapshot where one answers it, the rest from the engine
-    in one call."""
-    local = local_answers(snapshots, queries, snapshot_of)
-    rest = [q for q, hits in zip(queries, local) if hits is None]
-    engine = iter(engine_batch(rest) if rest else [])
-    return [next(engine) if hits is None else hits for hits in local]
+    in one call. A BM25 query on a namespace with a snapshot asks the engine to score the
+    whole namespace once for its query vector, in that same call, and the snapshot cuts
+    every list of that vector from those scores (a hybrid search's later rounds too);
+    a list those scores do not settle goes to the engine in a second call."""
+    local, held, masks = local_answers(snapshots, queries, snapshot_of)
+    bm25: dict[int, Snapshot] = {}  # the queries a snapshot answers from the engine's scores
+    wide: dict[Any, tuple[Snapshot, SparseQuery]] = {}  # the namespace-wide queries to ask
+    for i, q in enumerate(queries):
+        if isinstance(q, SparseQuery) and q.rescore is None and (snap := held.get(q.where.namespace)) is not None:
+            bm25[i] = snap
+            if not snap.bm25_known(q):
+                wide.setdefault((id(snap), tuple(q.indices), tuple(q.values)), (snap, snap.bm25_query(q)))
+    rest = [q for i, (q, hits) in enumerate(zip(queries, local)) if hits is None and i not in bm25]
+    asked = rest + [query for _, query in wide.values()]
+    answers = engine_batch(asked) if asked else []
+    for (snap, query), hits in zip(wide.values(), answers[len(rest):]):
+        snap.learn_bm25(query, hits)
+    engine = iter(answers[: len(rest)])
+    out: list[list[Hit] | None] = [
+        bm25[i].answer(q, masks.setdefault(q.where.namespace, {})) if i in bm25 else next(engine) if hits is None
+        else hits
+        for i, (q, hits) in enumerate(zip(queries, local))
+    ]
+    # BM25 lists the best scores of a large namespace do not settle: the engine's own answer.
+    late = [i for i, hits in enumerate(out) if hits is None]
+    for i, hits in zip(late, engine_batch([queries[i] for i in late]) if late else []):
+        out[i] = hits
+    return out  # type: ignore[return-value]

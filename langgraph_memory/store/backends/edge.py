@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import threading
 import uuid
@@ -34,7 +33,7 @@ from langgraph_memory.store.backends._base import (
     translate,
     vectors_wanted,
 )
-from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch
+from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
 if TYPE_CHECKING:
@@ -379,10 +378,29 @@ class EdgeBackend:
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
             moved = "namespace" in payload  # points may join another namespace: read them whole
-            plain = not moved and all(v is None or isinstance(v, (bool, int, str)) or (
-                isinstance(v, float) and math.isfinite(v)) for v in payload.values())
+            plain = not moved and plain_patch(payload)
             self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload), ids,
                          None if moved else (), moved, payload if plain else None)
+
+    @_engine_call
+    def set_payloads(self, updates: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> None:
+        """Several :meth:`set_payload` writes (the post-hook's access counts), logged as one
+        entry when all set plain values in place; in order, stopping at the first that fails."""
+        if not updates:
+            return
+        if not all(plain_patch(payload) for _, payload in updates):
+            for ids, payload in updates:
+                self.set_payload(ids, payload)
+            return
+        done: list[tuple[frozenset[str], dict[str, Any]]] = []
+        try:
+            for ids, payload in updates:
+                if ids:
+                    self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+                done.append((frozenset(ids), dict(payload)))
+        finally:  # one that failed may have been applied in part: its ids are then read again
+            tried = {i for ids, _ in updates[: len(done) + 1] for i in ids}
+            self._snapshots.log.wrote(tried, (), False, tuple(done) if len(done) == len(updates) else None)
 
     @_engine_call
     def delete(self, ids: Sequence[str]) -> None:

@@ -260,6 +260,13 @@ class QdrantClientBackend:
             with self._guard():
                 self.client.set_payload(self.collection, payload=payload, points=list(ids), wait=True)
 
+    def set_payloads(self, updates: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> None:
+        operations = [models.SetPayloadOperation(set_payload=models.SetPayload(payload=payload, points=list(ids)))
+                      for ids, payload in updates if ids]
+        if operations:
+            with self._guard():  # one round trip for them all
+                self.client.batch_update_points(self.collection, operations, wait=True)
+
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
             with self._guard():
