@@ -32,7 +32,7 @@ _CHOICE_VERBS = _plain("use uses using used utilise utiliser utilisons utilisent
 # A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
 CHOICE_STEMS = {_stem(w) for w in _CHOICE_VERBS}
 _SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee migrated migrate migre migree "
-                       "migrer")
+                       "migrer bascule basculee basculer basculons")
 # Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday". These verbs give
 # a new value only when it is a time: "got pushed to 8pm", "a été décalée au jeudi".
 _MOVE_VERBS = _plain("moved relocated demenage pushed postponed rescheduled delayed bumped decale decalee reporte "
@@ -53,6 +53,8 @@ class _Change:
     target: set[str] = field(default_factory=set)  # stems of that new value ("switched to soy milk")
     # "est passée à Linux" is a switch after "utilise Windows", a visit after "habite à Lyon": the policy decides.
     passed_to_name: bool = False
+    # What a switch changed without naming the new value: "switched banks", "a changé de médecin" (one of them).
+    role: str | None = None
 
 
 def _object(plain: list[str], start: int) -> int | None:
@@ -116,6 +118,10 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                             None)
                 to = _object(plain, for_ + 1) if for_ is not None else None
                 change.target |= _target(plain, stems, to) if to is not None else set()
+                # "left the call centre and drives a taxi now": the clause after "and" is what came instead.
+                and_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("and", "et")), None)
+                rest = [m for m in range(and_ + 1, n) if plain[m] not in _STOPWORDS][:3] if and_ is not None else []
+                change.target |= {stems[m] for m in rest}
         for phrase in _INSTEAD:
             if tuple(plain[i: i + len(phrase)]) == phrase:
                 after = i + len(phrase)
@@ -160,6 +166,12 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
             # only a time ("moved to 7pm"): "moved to antwerp" is the residence slot's business.
             timed = _timed(stems, k)
             given = k < n and (values[k] or plain[k] not in _STOPWORDS)
+            # "switched banks", "changed dentists", "a changé de médecin": which one changed, not the new one.
+            if word in _SWITCH_VERBS and not both and given and not timed and not values[k] and (
+                    k == i + 1 and plain[k].endswith("s") or plain[i + 1: i + 2] in (["de"], ["d"]) and k == i + 2):
+                change.role = stems[k]
+                change.skip.add(i)
+                continue
             if timed or (given and (word not in _MOVE_VERBS or both)):
                 change.switch = True
                 change.skip.add(i)

@@ -5,12 +5,12 @@ Pure Python (stdlib only); langchain-core is only reached through the model give
 
 from __future__ import annotations
 
-import os.path
 import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
+from langgraph_memory.store._frames import alike, choice_made, frame_swap, role_changed, slot_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
 
@@ -43,16 +43,11 @@ def _only(a: set[str], b: set[str], exact: set[str]) -> set[str]:
     """Tokens of ``a`` unmatched in ``b``: values and slot keys exactly, other words by a long shared prefix
     (allergic/allergy, allergique/allergie) or as one word inflected (livre/livrer) because the stemmer is
     crude."""
-    def same(t: str, u: str) -> bool:
-        if t in exact or u in exact or t[0] == "<" or u[0] == "<":
-            return t == u
-        n = len(os.path.commonprefix([t, u]))
-        return t == u or (n >= 5 and n >= 0.75 * min(len(t), len(u))) or same_word(t, u)
     # A loose match shares its first three letters: compare only within those buckets.
     by_prefix: dict[str, list[str]] = {}
     for u in b:
         by_prefix.setdefault(u[:3], []).append(u)
-    return {t for t in a if t not in b and not any(same(t, u) for u in by_prefix.get(t[:3], ()))}
+    return {t for t in a if t not in b and not any(alike(t, u, exact) for u in by_prefix.get(t[:3], ()))}
 
 
 def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
@@ -310,6 +305,12 @@ class DedupPolicy:
                 (said or len(old_only) <= 2) and len(old_only - said) <= 1 + (not said) and new_only \
                 and new_only <= n.values | n.target:
             return out("correction", f"switch: {swap}")
+        # The shape of the two statements: one stretch swapped in the same frame, one value of a slot for
+        # another of its kind, an open choice made, or which one of something changed (store/_frames.py).
+        shaped = frame_swap(n, o, exact) or slot_swap(n, o, old_only, new_only) \
+            or choice_made(n, o, old_only, new_only) or role_changed(n, o, old_only, new_only, exact)
+        if shared and shaped:
+            return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.
         hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"
         small = all(len(d) <= 1 + len(t) // 4 for d, t in ((old_only, o.tokens), (new_only, n.tokens)))
