@@ -18,9 +18,12 @@ _DETERMINERS = _plain("the a an his her their my our your its le la les l son sa
                       "tes de d du des un une")
 _STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dropped abandoned replaced arrete "
                      "arretee arretes arreter vendu vendue vendus abandonne abandonnee lache lachee remplace "
-                     "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee")
+                     "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee "
+                     "demissionne demissionnee")
+# A stop verb with its particle: "traded in the golf", "resigned from Airbus", "sold off the boat".
 _STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
-               ("got", "rid")}
+               ("got", "rid"), ("traded", "in"), ("trade", "in"), ("resigned", "from"), ("sold", "off"),
+               ("gave", "away")}
 _INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plutot", "que"), ("plutot", "qu"),
             *((*head, de) for head in (("a", "la", "place"), ("au", "lieu")) for de in ("de", "d", "du"))]
 # Starting the replacement is part of the change, not another fact: "stopped tennis and started padel".
@@ -32,16 +35,16 @@ _CHOICE_VERBS = _plain("use uses using used utilise utiliser utilisons utilisent
 # A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
 CHOICE_STEMS = {_stem(w) for w in _CHOICE_VERBS}
 _SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee migrated migrate migre migree "
-                       "migrer bascule basculee basculer basculons")
+                       "migrer bascule basculee basculer basculons upgraded downgraded")
 # Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday". These verbs give
 # a new value only when it is a time: "got pushed to 8pm", "a été décalée au jeudi".
-_MOVE_VERBS = _plain("moved relocated demenage pushed postponed rescheduled delayed bumped decale decalee reporte "
+_MOVE_VERBS = _plain("moved move moving relocated demenage pushed postponed rescheduled delayed bumped decale decalee reporte "
                      "reportee avance avancee")
-_FROM = ("from", "de", "du", "d")
-_TO_AFTER_FROM = ("to", "vers", "a", "au")
+_FROM = ("from", "off", "de", "du", "d")  # "migrated off X onto Y"
+_TO_AFTER_FROM = ("to", "onto", "vers", "a", "au")
 # "passer de X à Y", "on passe de Slack à Mattermost": X ends, Y is the new value.
 _PASS_VERBS = _plain("passe passee passes passer passons passez passent")
-_TO = ("to", "a", "au", "aux", "on", "for", "over", "sur", "vers")
+_TO = ("to", "onto", "a", "au", "aux", "on", "for", "over", "sur", "vers")
 _STOPWORDS = _STOP_EN | _STOP_FR  # built once: the change is read on every parse
 
 
@@ -156,7 +159,7 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
             end = next((m for m in range(start + 2, min(n, start + 6)) if plain[m] in _TO_AFTER_FROM), None) \
                 if start is not None else None
             both = end is not None
-            if start is not None and (plain[start] == "from" or both):
+            if start is not None and (plain[start] in ("from", "off") or both):
                 j = _object(plain, start + 1)
                 if j is not None:
                     change.skip |= {i, start} | ({end} if both else set())

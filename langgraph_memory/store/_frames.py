@@ -77,22 +77,25 @@ def frame_swap(n: _Parsed, o: _Parsed, exact: set[str]) -> str | None:
 
 
 def slot_swap(n: _Parsed, o: _Parsed, old_only: set[str], new_only: set[str]) -> str | None:
-    """One value of an exclusive slot for another of the same kind, said with a verb or two nobody listed:
-    "Léon a 17 ans" -> "léon a fêté ses 18 ans". The extra words must not be things (a word after a
-    determiner: "a un chien de 3 ans" is another fact)."""
+    """One value for another of the same kind (a number, a time, a status), in an exclusive slot said with a verb
+    or two nobody listed ("Léon a 17 ans" -> "léon a fêté ses 18 ans"), or after a cue in fewer words ("le cours
+    de yoga est à 18h" -> "le yoga est à 19h dorénavant"). New's extra words must not be things (a word after a
+    determiner: "a un chien de 3 ans" is another fact); after a cue old may lose one word, new adds none."""
     slots = o.tokens & n.tokens & _EXCLUSIVE
-    if not slots or not _steady(n, o):
+    cue = n.update and not slots and not (n.tokens | o.tokens) & _ACCUMULATING
+    if not (slots or cue) or not _steady(n, o) or not (o.tokens - old_only - {o.lead, o.first}):
         return None
     gone, came = old_only - o.when, new_only - n.when
-    values, loose = came & n.values, came - n.values
-    if len(gone) != 1 or not gone <= o.values or len(values) != 1 or len(loose) > 2 or loose & n.nouns \
-            or any(t[0] == "<" for t in loose):
+    was, now = gone & o.values, came & n.values
+    loose = came - now
+    if len(was) != 1 or len(now) != 1 or len(gone - was) > cue or len(loose) > 2 * (not cue) or loose & n.nouns \
+            or any(t[0] == "<" for t in loose | gone):
         return None
-    [was], [now] = gone, values
+    [was_], [now_] = was, now
     # Not names: "favourite film is Amélie" / "favourite film director is Varda" is another slot.
-    if _kind(was, o) != _kind(now, n) or _kind(now, n) in ("name", "word"):
+    if _kind(was_, o) != _kind(now_, n) or _kind(now_, n) in ("name", "word"):
         return None
-    return f"{min(slots)}: {was} -> {now}"
+    return f"{min(slots) if slots else 'correction cue'}: {was_} -> {now_}"
 
 
 def choice_made(n: _Parsed, o: _Parsed, old_only: set[str], new_only: set[str]) -> str | None:
