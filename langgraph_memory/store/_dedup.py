@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
-from langgraph_memory.store._frames import alike, choice_made, frame_swap, role_changed, slot_swap
+from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
 
@@ -308,7 +308,8 @@ class DedupPolicy:
         # The shape of the two statements: one stretch swapped in the same frame, one value of a slot for
         # another of its kind, an open choice made, or which one of something changed (store/_frames.py).
         shaped = frame_swap(n, o, exact) or slot_swap(n, o, old_only, new_only) \
-            or choice_made(n, o, old_only, new_only) or role_changed(n, o, old_only, new_only, exact)
+            or choice_made(n, o, old_only, new_only) or role_changed(n, o, old_only, new_only, exact) \
+            or moved_on(n, o, old_only, new_only)
         if shared and shaped:
             return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.

@@ -14,8 +14,8 @@ import os.path
 from difflib import SequenceMatcher
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
-from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SLOT_OF, _SPOUSES, _STATUS, _TIME,
-                                                _Parsed)
+from langgraph_memory.store._statements import (_ACCUMULATING, _COMMON_PLACES, _EXCLUSIVE, _KIN, _SLOT_OF, _SPOUSES,
+                                                _STATUS, _TIME, _Parsed)
 
 
 def alike(t: str, u: str, exact: set[str]) -> bool:
@@ -119,3 +119,22 @@ def role_changed(n: _Parsed, o: _Parsed, old_only: set[str], new_only: set[str],
     if not gone or not came or not came <= n.values:
         return None
     return f"another {n.role}: {', '.join(sorted(gone))} -> {', '.join(sorted(came))}"
+
+
+_WHERE_AND_WORK = {"<residence>", "<job>"}
+
+
+def moved_on(n: _Parsed, o: _Parsed, old_only: set[str], new_only: set[str]) -> str | None:
+    """Where someone lives or works, said again as where they *are* after a cue, with one new place and nothing
+    else: "Mo lives in Dublin" -> "mo's in galway now", "works at Deloitte" -> "is at KPMG these days". Without a
+    cue being somewhere is a visit, and so is a common place or a thing ("is at the hospital now", "at the
+    gym now")."""
+    if not (o.tokens & _WHERE_AND_WORK) or n.tokens & _EXCLUSIVE or not (n.located and n.update) \
+            or not _steady(n, o) or o.intro != "@":
+        return None
+    gone, came = old_only - o.when - _WHERE_AND_WORK, new_only - n.when
+    # A place in lower case counts only bare, as names are said: "in galway", not "at the gym".
+    if len(gone) != 1 or not gone <= o.values or len(came) != 1 or not came <= n.values | n.predicate \
+            or came & (_COMMON_PLACES | n.nouns):
+        return None
+    return f"now at: {min(gone)} -> {min(came)}"

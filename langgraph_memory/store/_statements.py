@@ -133,6 +133,7 @@ _NOT_PLACES = _COMMON_PLACES | _KIN | _SPOUSES  # nor a relative ("moved in with
 _INTRO = {**dict.fromkeys(("as", "comme"), "="), **dict.fromkeys(("at", "in", "for", "chez", "à", "au", "aux", "dans",
                                                                   "pour"), "@")}
 _ARTICLES = {"the", "a", "an", "le", "la", "les", "l", "un", "une"}
+_WHEREABOUTS = {"in", "at", "chez", "à", "au", "aux"}
 
 
 @dataclass
@@ -168,6 +169,7 @@ class _Parsed:
     role: str | None = None  # what a switch changed without naming the new one: "switched banks"
     # Old left a choice open: "hesitates between Lyon and Lille", "a flat in Leith or Portobello".
     open_choice: bool = False
+    located: bool = False  # the last copula says where: "is in Galway", "is at KPMG", "est chez Free"
 
 
 def _when(plain: list[str], stems: list[str], changing: bool) -> tuple[set[int], bool]:
@@ -269,6 +271,7 @@ def _parse(text: str) -> _Parsed:
                         w.lower() not in _ARTICLES), "")
             parsed.predicate, parsed.intro = set(), "=" if plain[i] in _COPULAS else _INTRO.get(nxt, nxt)
             if plain[i] in _COPULAS:
+                parsed.located = nxt in _WHEREABOUTS  # "mo's in galway now", "est chez Free"
                 parsed.head = parsed.ordinals & parsed.tokens
                 copula = True
                 continue
