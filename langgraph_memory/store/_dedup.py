@@ -195,7 +195,9 @@ class DedupPolicy:
         if cosine < self.candidate_floor:
             # Reached by the subject, not by similarity: only a correction of the same subject counts.
             # The same subject: a shared name, or new's first word is old's leading name ("mathis a demenage").
-            same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead)
+            # Or new says that what old names has ended ("we migrated off digitalocean onto Hetzner").
+            same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead) \
+                or any(same_word(t, e) for e in n.ended for t in o.values)
             if not same:
                 return out("different", f"below candidate floor {self.candidate_floor:.2f}, another subject")
             verdict, certain = self._lexical(new, old, self.candidate_floor, new_subjects, old_subjects)

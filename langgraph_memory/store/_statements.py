@@ -344,7 +344,8 @@ def subject_probe(text: str, subjects: Sequence[str] = ()) -> str | None:
     exclusive slot, cue or negation): such a memory needs no candidates beyond its nearest neighbours."""
     parsed = _parse(text)
     slots = parsed.tokens & _EXCLUSIVE
-    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names] + list(subjects)
+    # Who, and what it says has ended: "migrated off digitalocean" reaches "hosting is on DigitalOcean".
+    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names | parsed.ended] + list(subjects)
     if not who and parsed.first and parsed.first[0].isalpha() and parsed.first not in _SLOT_OF:
         who = [w for w in _TOKEN.findall(text) if _stem(w) == parsed.first][:1]  # "mathis a demenage ..."
     if not who or not (slots or parsed.update or parsed.negated or parsed.ended or parsed.switch):
