@@ -46,6 +46,7 @@ _TO_AFTER_FROM = ("to", "onto", "vers", "a", "au")
 _PASS_VERBS = _plain("passe passee passes passer passons passez passent")
 _TO = ("to", "onto", "a", "au", "aux", "on", "for", "over", "sur", "vers")
 _STOPWORDS = _STOP_EN | _STOP_FR  # built once: the change is read on every parse
+_NEXT_CLAUSE = _plain("and et he she they il elle ils elles")
 
 
 @dataclass
@@ -121,8 +122,9 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                             None)
                 to = _object(plain, for_ + 1) if for_ is not None else None
                 change.target |= _target(plain, stems, to) if to is not None else set()
-                # "left the call centre and drives a taxi now": the clause after "and" is what came instead.
-                and_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("and", "et")), None)
+                # "left the call centre and drives a taxi now", "left austin, he's in denver": the clause after
+                # "and" or a new subject is what came instead.
+                and_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in _NEXT_CLAUSE), None)
                 rest = [m for m in range(and_ + 1, n) if plain[m] not in _STOPWORDS][:3] if and_ is not None else []
                 change.target |= {stems[m] for m in rest}
         for phrase in _INSTEAD:

@@ -72,7 +72,8 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
                           "photographer photographe translator traducteur traductrice researcher chercheur "
                           "chercheuse professor lecturer scientist analyst analyste butcher boucher bouchere "
                           "florist fleuriste carpenter menuisier postman facteur factrice instituteur "
-                          "institutrice intern stagiaire nanny nounou tutor"),
+                          "institutrice intern stagiaire nanny nounou tutor paramedic midwife sage soignant soignante "
+                          "vet veterinarian veterinaire ambulancier ambulanciere"),
     ("<age>", True, False, "age aged old ans turned turns"),
     ("<name>", True, False, "name named called nom prenom surnom nickname appelle appellent nomme nommee "
                             "prenomme prenommee surnomme surnommee"),
