@@ -263,7 +263,8 @@ class DedupPolicy:
         # Not in a family that accumulates: "is allergic to bees now" is one more allergy, not instead of wasps.
         single = len(old_only) == len(new_only) == 1 and len(o.tokens - old_only) >= 2 \
             and not (o.tokens | n.tokens) & _ACCUMULATING
-        cue = n.update and not n.additive and not one_sided and bool(
+        # Nor a value swap in such a family: "speaks Dutch" / "speaks Swahili now" is one more language.
+        cue = n.update and not n.additive and not one_sided and not (o.tokens | n.tokens) & _ACCUMULATING and bool(
             slots or (old_only <= o.values and new_only <= n.values) or single)
         # A date swapped for another kind of value is another fact: "boulanger" -> "le dimanche".
         dated = [bool(d) and d - {t for t in d if t[0] == "<"} <= _TIME for d in (old_only, new_only)]
