@@ -116,7 +116,8 @@ def role_changed(n: _Parsed, o: _Parsed, old_only: set[str], new_only: set[str],
     if n.role is None or not any(alike(n.role, t, exact) for t in o.tokens) or not _steady(n, o):
         return None
     gone, came = old_only & o.values - {o.lead}, new_only - n.when - {n.role}
-    if not gone or not came or not came <= n.values:
+    loose = came - n.values  # a verb may come with the new one ("sees dr moreau"), not a thing
+    if not gone or not came & n.values or len(loose) > 1 or loose & n.nouns:
         return None
     return f"another {n.role}: {', '.join(sorted(gone))} -> {', '.join(sorted(came))}"
 

@@ -73,7 +73,7 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
                           "chercheuse professor lecturer scientist analyst analyste butcher boucher bouchere "
                           "florist fleuriste carpenter menuisier postman facteur factrice instituteur "
                           "institutrice intern stagiaire nanny nounou tutor paramedic midwife sage soignant soignante "
-                          "vet veterinarian veterinaire ambulancier ambulanciere"),
+                          "veterinarian veterinaire ambulancier ambulanciere"),
     ("<age>", True, False, "age aged old ans turned turns"),
     ("<name>", True, False, "name named called nom prenom surnom nickname appelle appellent nomme nommee "
                             "prenomme prenommee surnomme surnommee"),
