@@ -19,7 +19,7 @@ _DETERMINERS = _plain("the a an his her their my our your its le la les l son sa
 _STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dropped abandoned replaced arrete "
                      "arretee arretes arreter vendu vendue vendus abandonne abandonnee lache lachee remplace "
                      "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee "
-                     "demissionne demissionnee")
+                     "demissionne demissionnee cancelled canceled resilie resiliee")
 # A stop verb with its particle: "traded in the golf", "resigned from Airbus", "sold off the boat".
 _STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
                ("got", "rid"), ("traded", "in"), ("trade", "in"), ("resigned", "from"), ("sold", "off"),
@@ -154,7 +154,9 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 change.skip |= {i, i + 1, to}
                 change.ended.add(stems[j])
                 change.switch, change.target = True, change.target | _target(plain, stems, _skip_to(plain, to + 1))
-        if word in _SWITCH_VERBS or word in _MOVE_VERBS or passed:
+        # "went over to iPhone", "is going over to Linux": a switch said with a verb of going.
+        over = word in ("went", "gone", "going", "go", "goes") and plain[i + 1: i + 3] == ["over", "to"]
+        if word in _SWITCH_VERBS or word in _MOVE_VERBS or passed or over:
             # "from X (over) to Y", "de X vers Y": X ends, Y is the new value. (French "de" only with a "vers" /
             # "à" after it: "a changé de boulot" names no old value.)
             start = next((m for m in range(i + 1, min(n, i + 6)) if plain[m] in _FROM), None)

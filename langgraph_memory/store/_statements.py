@@ -54,7 +54,7 @@ _SPOUSES = _words("husband wife spouse partner mari femme epoux epouse conjoint 
 # Status words keep their own token as a value so that married -> divorced stays visible.
 _SLOTS: list[tuple[str, bool, bool, str]] = [
     ("<residence>", True, False, "live moved relocated reside habite habiter habitent vit vivent vivre "
-                                 "demenage demenager installe emmenage emmenager"),
+                                 "demenage demenager installe installer emmenage emmenager"),
     ("<job>", True, False, "work job employed employer travaille travail travaillent bosse boulot taf emploi "
                            "metier profession career hired embauche embauchee recrute recrutee retrained reconverti "
                            "reconvertie"),
@@ -104,7 +104,7 @@ _LABEL = re.compile(r"\s*[^\W\d_]+\s*:")
 
 # When a change happened is not the new value: "moved to Bristol last spring", "a déménagé le mois dernier",
 # "from next week". Such words are left out when the policy compares values.
-_WHEN_BEFORE = _plain("last next this past ce cette")  # "last spring", "cette année"
+_WHEN_BEFORE = _plain("last next this past ce cette cet")  # "last spring", "cette année"
 _WHEN_AFTER = _plain("dernier derniere prochain prochaine passe passee ago")  # "le mois dernier", "2 weeks ago"
 _FROM = _plain("from starting")
 _FEW = _plain("few couple several quelques")  # "a few months ago"
@@ -180,9 +180,10 @@ def _when(plain: list[str], stems: list[str], changing: bool) -> tuple[set[int],
     at: set[int] = set()
     starts = False
     for i, s in enumerate(stems):
-        if s not in _TIME:
+        # "été" is also a participle: a season only after "cet", "l'", "en".
+        if s not in _TIME and not (plain[i] == "ete" and i and plain[i - 1] in ("cet", "l", "en")):
             continue
-        k = i - 1 - (i >= 2 and plain[i - 1] in _ARTICLES)  # past "the" / "la"
+        k = i - 1 - (i >= 2 and plain[i - 1] in _ARTICLES | _WHEN_BEFORE)  # past "the", "la", "cet", "last"
         if k >= 0 and (plain[k] in _SINCE or changing and plain[k] in _IN and s in _SEASONS):
             at |= set(range(k - (k >= 1 and plain[k - 1] == "back"), i + 1))  # "back in the summer"
             starts |= plain[k] in _SINCE
@@ -210,6 +211,9 @@ def _spelled(text: str) -> str:
     text = re.sub(r"(\w)['’]s\s+(?=(?:a|an|the|at|in|on|from|now|still|back)\b)", r"\1 is ", text,
                   flags=re.IGNORECASE)
     text = re.sub(r"\b(in|since|until|by|of|en) may\b", r"\1 May", text)  # the month, not the verb
+    # "au profit de X" is "pour X"; "est partie s'installer à" is "s'est installée à".
+    text = re.sub(r"\bau profit d(?:e\b|['’])", "pour ", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bpartie?s? (?=(?:s['’]installer|vivre|habiter)\b)", "", text, flags=re.IGNORECASE)
     # "in the end", "au final", "en fin de compte" say what "finally" says.
     text = re.sub(r"\b(?:in the end|at the end of the day)\b", "finally", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:au final|en fin de compte|finalement)\b", "finalement", text, flags=re.IGNORECASE)
