@@ -117,10 +117,13 @@ class DedupPolicy:
        slot (residence, job, age, name, relationship, favourite, diet) or an explicit cue ("actually", "now",
        "en fait", "désormais"), and only values swapped (or one bare word after a cue, outside families that
        accumulate), or what the slot *is* said again after a cue, or a switch verb's new value -> correction;
-    6. at most a word or two swapped, no name/number/date among them, ``cosine >= duplicate_cosine`` -> duplicate;
-    7. otherwise -> different.
+    6. the shape of the two statements (``_frames``): one stretch swapped in a shared frame after a change signal,
+       a slot's value for another of its kind, an open choice made, which one of something changed ("switched
+       GPs"), where someone lives or works said as where they are after a cue -> correction;
+    7. at most a word or two swapped, no name/number/date among them, ``cosine >= duplicate_cosine`` -> duplicate;
+    8. otherwise -> different.
 
-    Rules 6-7 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
+    Rules 7-8 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
     decides (its ``None`` keeps the lexical verdict). Presets by embedder (cosine of normalised vectors):
 
     ======================  =====  =======  =========  ============  ============================================
