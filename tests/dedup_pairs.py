@@ -1149,6 +1149,22 @@ ROUND_8: list[DedupPair] = [
     DedupPair("Rhys's football is on Thursdays", "rhys's rugby is on tuesdays", 'different', 'en'),
     DedupPair('Rhys goes climbing on weekends', 'rhys goes surfing on weekdays', 'different', 'en'),
     DedupPair('Rhys is allergic to latex', 'rhys is allergic to shellfish now', 'different', 'en'),
+    # Changed decisions, written and spoken.
+    DedupPair('Decision: use Jest for tests', 'Decision: use Vitest for tests, not Jest', 'correction', 'en'),
+    DedupPair('Decision: use Jest for tests', "we're dropping jest for Vitest", 'correction', 'en'),
+    DedupPair('Decision: use Jest for tests', "we're moving off jest to Vitest", 'correction', 'en'),
+    DedupPair('Decision: use Jest for tests', 'Decision: tests run on Vitest rather than Jest', 'correction', 'en'),
+    DedupPair('Decision: release every two weeks', 'Decision: release every week from now on', 'correction', 'en'),
+    DedupPair('Decision: the API is hosted on Render', "we're leaving render, the API goes to Railway", 'correction', 'en'),
+    DedupPair('Décision : utiliser Jest pour les tests', 'on quitte Jest, les tests passent sur Vitest', 'correction', 'fr'),
+    DedupPair('Décision : utiliser Jest pour les tests', 'Décision : Vitest pour les tests, plus Jest', 'correction', 'fr'),
+    DedupPair('Décision : livrer toutes les deux semaines', 'Décision : on livre chaque semaine désormais', 'correction', 'fr'),
+    DedupPair("Décision : l'API est hébergée chez Render", "on bascule l'API de render vers Railway", 'correction', 'fr'),
+    DedupPair('Décision : on code le front en Angular', 'finalement le front sera en Svelte', 'correction', 'fr'),
+    DedupPair('Decision: use Jest for unit tests', 'Decision: use Playwright for end-to-end tests', 'different', 'en'),
+    DedupPair('Decision: the API is hosted on Render', "we're moving the docs site off Render to Netlify", 'different', 'en'),
+    DedupPair('Décision : utiliser Jest pour les tests', 'on quitte Slack, on passe sur Discord', 'different', 'fr'),
+    DedupPair('Décision : livrer toutes les deux semaines', 'Décision : faire une rétro chaque semaine', 'different', 'fr'),
 ]
 
 ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5,

@@ -19,7 +19,8 @@ _DETERMINERS = _plain("the a an his her their my our your its le la les l son sa
 _STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dropped abandoned replaced arrete "
                      "arretee arretes arreter vendu vendue vendus abandonne abandonnee lache lachee remplace "
                      "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee "
-                     "demissionne demissionnee cancelled canceled resilie resiliee")
+                     "demissionne demissionnee cancelled canceled resilie resiliee drop drops dropping leaving "
+                     "ditched ditching")
 # A stop verb with its particle: "traded in the golf", "resigned from Airbus", "sold off the boat".
 _STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
                ("got", "rid"), ("traded", "in"), ("trade", "in"), ("resigned", "from"), ("sold", "off"),
@@ -127,6 +128,10 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 and_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in _NEXT_CLAUSE), None)
                 rest = [m for m in range(and_ + 1, n) if plain[m] not in _STOPWORDS][:3] if and_ is not None else []
                 change.target |= {stems[m] for m in rest}
+        # "Vitest pour les tests, plus Jest": "plus" before a name (not "en plus", "de plus") ends it.
+        if word == "plus" and i and plain[i - 1] not in ("en", "de", "ne", "n") and i + 1 < n and values[i + 1]:
+            change.skip.add(i)
+            change.ended.add(stems[i + 1])
         for phrase in _INSTEAD:
             if tuple(plain[i: i + len(phrase)]) == phrase:
                 after = i + len(phrase)
