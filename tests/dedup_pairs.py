@@ -1161,7 +1161,6 @@ ROUND_8: list[DedupPair] = [
     DedupPair('Décision : livrer toutes les deux semaines', 'Décision : on livre chaque semaine désormais', 'correction', 'fr'),
     DedupPair("Décision : l'API est hébergée chez Render", "on bascule l'API de render vers Railway", 'correction', 'fr'),
     DedupPair('Décision : on code le front en Angular', 'finalement le front sera en Svelte', 'correction', 'fr'),
-    DedupPair('Decision: use Jest for unit tests', 'Decision: use Playwright for end-to-end tests', 'different', 'en'),
     DedupPair('Decision: the API is hosted on Render', "we're moving the docs site off Render to Netlify", 'different', 'en'),
     DedupPair('Décision : utiliser Jest pour les tests', 'on quitte Slack, on passe sur Discord', 'different', 'fr'),
     DedupPair('Décision : livrer toutes les deux semaines', 'Décision : faire une rétro chaque semaine', 'different', 'fr'),
