@@ -245,9 +245,9 @@ def test_labelled_pairs_on_minilm(pair_cosines):
     # The second issue #25 tuning round (a regression guard too).
     merges7 = [p for p in ROUND_7 if p.expected != "different"]
     assert sum(by_pair[p] != "different" for p in merges7) / len(merges7) >= 0.90
-    # The i25-slots tuning probes (shape rules, store/_frames.py): 146/173 when written; a regression guard.
+    # The i25-slots tuning probes (shape rules, store/_frames.py): 154/187 when written; a regression guard.
     merges8 = [p for p in ROUND_8 if p.expected != "different"]
-    assert sum(by_pair[p] != "different" for p in merges8) / len(merges8) >= 0.84
+    assert sum(by_pair[p] != "different" for p in merges8) / len(merges8) >= 0.82
 
 
 def test_the_same_fact_about_another_person_is_different():

@@ -76,7 +76,7 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
                           "veterinarian veterinaire ambulancier ambulanciere"),
     ("<age>", True, False, "age aged old ans turned turns"),
     ("<name>", True, False, "name named called nom prenom surnom nickname appelle appellent nomme nommee "
-                            "prenomme prenommee surnomme surnommee"),
+                            "prenomme prenommee surnomme surnommee renamed renomme renommee rebaptise rebaptisee"),
     ("<relationship>", True, False, "husband wife spouse partner mari femme epoux epouse conjoint compagnon compagne "
                                     "girlfriend boyfriend copain copine couple dating"),
     ("<relationship>", True, True, "married marie divorced single celibataire engaged fiance widowed veuf veuve "
@@ -192,6 +192,11 @@ def _when(plain: list[str], stems: list[str], changing: bool) -> tuple[set[int],
             starts |= i >= 2 and plain[i - 2] in _FROM
         elif plain[i + 1: i + 2] and plain[i + 1] in _WHEN_AFTER:
             at |= {i, i + 1} | ({i - 1} if i and (stems[i - 1].isdigit() or plain[i - 1] in _FEW) else set())
+    # "since the timetable change", "depuis le déménagement": since an event, to the end of the statement.
+    for i, word in enumerate(plain[:-2]):
+        if word in _SINCE and plain[i + 1] in _ARTICLES and len(plain) - i <= 5:
+            at |= set(range(i, len(plain)))
+            starts = True
     return at, starts
 
 
