@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from langgraph_memory.store._dedup import DedupPolicy  # noqa: E402
-from tests.dedup_leaveout_pairs import PAIRS as LEAVE_OUT_A, PAIRS_B as LEAVE_OUT_B  # noqa: E402
+from tests.dedup_leaveout_pairs import PAIRS as LEAVE_OUT_A, PAIRS_B as LEAVE_OUT_B, PAIRS_C as LEAVE_OUT_C  # noqa: E402
 from tests.dedup_pairs import CATEGORIES, PAIRS, ROUNDS, DedupPair  # noqa: E402
 
 
@@ -68,7 +68,7 @@ def main() -> None:
           f"(floor {policy.candidate_floor}, subject floor {policy.subject_floor}, duplicate {policy.duplicate_cosine}, band {policy.uncertain_band})")
     decisions = [v.decision for v in verdicts]
     print(report(PAIRS, cosines, decisions))
-    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind; rounds 6, 6b, 7, 7b and 7c are "
+    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind; rounds 6, 6b, 7, 7b, 7c and 8 are "
           "issue #25's tuning rounds, see tests/dedup_pairs.py):")
     for name, subset in ROUNDS.items():
         idx = [i for i, p in enumerate(PAIRS) if p in subset]
@@ -76,13 +76,20 @@ def main() -> None:
         print(f"  {name}: {len(idx)} pairs, merges {sum(decisions[i] != 'different' for i in merge)}/{len(merge)}, "
               f"false merges {sum(decisions[i] != 'different' for i in idx if i not in merge)}, "
               f"exact {sum(decisions[i] == PAIRS[i].expected for i in idx) / len(idx):.0%}")
-    print("\nleave-out sets (tests/dedup_leaveout_pairs.py, never tuned on; set A's misses were seen once, B's never):")
-    for name, held in (("A", LEAVE_OUT_A), ("B", LEAVE_OUT_B)):
+    print("\nleave-out sets (tests/dedup_leaveout_pairs.py, never tuned on; set A's misses were seen once, B's and C's never):")
+    for name, held in (("A", LEAVE_OUT_A), ("B", LEAVE_OUT_B), ("C", LEAVE_OUT_C)):
         held = [DedupPair(p.old, p.new, p.expected, p.lang) for p in held]
         found = [policy.decide(p.new, p.old, c).decision for p, c in zip(held, pair_cosines(held))]
         merge = [i for i, p in enumerate(held) if p.expected != "different"]
         print(f"  set {name}: {len(held)} pairs, merges {sum(found[i] != 'different' for i in merge)}/{len(merge)}, "
               f"false merges {sum(found[i] != 'different' for i in range(len(held)) if i not in merge)}")
+        for label in ("correction", "duplicate", "refinement"):
+            idx = [i for i in merge if held[i].expected == label]
+            print(f"    {label}: {sum(found[i] != 'different' for i in idx)}/{len(idx)}", end="")
+        for lang in ("en", "fr"):
+            idx = [i for i in merge if held[i].lang == lang]
+            print(f"  {lang}: {sum(found[i] != 'different' for i in idx)}/{len(idx)}", end="")
+        print()
     for p, c, v in zip(PAIRS, cosines, verdicts):
         if args.verbose and v.decision != p.expected:
             print(f"  [{p.lang}] {p.expected} -> {v.decision}: {p.old!r} / {p.new!r}: {v.reason}")

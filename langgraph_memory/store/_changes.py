@@ -18,9 +18,13 @@ _DETERMINERS = _plain("the a an his her their my our your its le la les l son sa
                       "tes de d du des un une")
 _STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dropped abandoned replaced arrete "
                      "arretee arretes arreter vendu vendue vendus abandonne abandonnee lache lachee remplace "
-                     "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee")
+                     "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee "
+                     "demissionne demissionnee cancelled canceled resilie resiliee drop drops dropping leaving "
+                     "ditched ditching")
+# A stop verb with its particle: "traded in the golf", "resigned from Airbus", "sold off the boat".
 _STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
-               ("got", "rid")}
+               ("got", "rid"), ("traded", "in"), ("trade", "in"), ("resigned", "from"), ("sold", "off"),
+               ("gave", "away")}
 _INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plutot", "que"), ("plutot", "qu"),
             *((*head, de) for head in (("a", "la", "place"), ("au", "lieu")) for de in ("de", "d", "du"))]
 # Starting the replacement is part of the change, not another fact: "stopped tennis and started padel".
@@ -32,17 +36,18 @@ _CHOICE_VERBS = _plain("use uses using used utilise utiliser utilisons utilisent
 # A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
 CHOICE_STEMS = {_stem(w) for w in _CHOICE_VERBS}
 _SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee migrated migrate migre migree "
-                       "migrer")
+                       "migrer bascule basculee basculer basculons upgraded downgraded")
 # Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday". These verbs give
 # a new value only when it is a time: "got pushed to 8pm", "a été décalée au jeudi".
-_MOVE_VERBS = _plain("moved relocated demenage pushed postponed rescheduled delayed bumped decale decalee reporte "
+_MOVE_VERBS = _plain("moved move moving relocated demenage pushed postponed rescheduled delayed bumped decale decalee reporte "
                      "reportee avance avancee")
-_FROM = ("from", "de", "du", "d")
-_TO_AFTER_FROM = ("to", "vers", "a", "au")
+_FROM = ("from", "off", "de", "du", "d")  # "migrated off X onto Y"
+_TO_AFTER_FROM = ("to", "onto", "vers", "a", "au")
 # "passer de X à Y", "on passe de Slack à Mattermost": X ends, Y is the new value.
 _PASS_VERBS = _plain("passe passee passes passer passons passez passent")
-_TO = ("to", "a", "au", "aux", "on", "for", "over", "sur", "vers")
+_TO = ("to", "onto", "a", "au", "aux", "on", "for", "over", "sur", "vers")
 _STOPWORDS = _STOP_EN | _STOP_FR  # built once: the change is read on every parse
+_NEXT_CLAUSE = _plain("and et he she they il elle ils elles")
 
 
 @dataclass
@@ -53,6 +58,8 @@ class _Change:
     target: set[str] = field(default_factory=set)  # stems of that new value ("switched to soy milk")
     # "est passée à Linux" is a switch after "utilise Windows", a visit after "habite à Lyon": the policy decides.
     passed_to_name: bool = False
+    # What a switch changed without naming the new value: "switched banks", "a changé de médecin" (one of them).
+    role: str | None = None
 
 
 def _object(plain: list[str], start: int) -> int | None:
@@ -116,6 +123,15 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                             None)
                 to = _object(plain, for_ + 1) if for_ is not None else None
                 change.target |= _target(plain, stems, to) if to is not None else set()
+                # "left the call centre and drives a taxi now", "left austin, he's in denver": the clause after
+                # "and" or a new subject is what came instead.
+                and_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in _NEXT_CLAUSE), None)
+                rest = [m for m in range(and_ + 1, n) if plain[m] not in _STOPWORDS][:3] if and_ is not None else []
+                change.target |= {stems[m] for m in rest}
+        # "Vitest pour les tests, plus Jest": "plus" before a name (not "en plus", "de plus") ends it.
+        if word == "plus" and i and plain[i - 1] not in ("en", "de", "ne", "n") and i + 1 < n and values[i + 1]:
+            change.skip.add(i)
+            change.ended.add(stems[i + 1])
         for phrase in _INSTEAD:
             if tuple(plain[i: i + len(phrase)]) == phrase:
                 after = i + len(phrase)
@@ -143,14 +159,16 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 change.skip |= {i, i + 1, to}
                 change.ended.add(stems[j])
                 change.switch, change.target = True, change.target | _target(plain, stems, _skip_to(plain, to + 1))
-        if word in _SWITCH_VERBS or word in _MOVE_VERBS or passed:
+        # "went over to iPhone", "is going over to Linux": a switch said with a verb of going.
+        over = word in ("went", "gone", "going", "go", "goes") and plain[i + 1: i + 3] == ["over", "to"]
+        if word in _SWITCH_VERBS or word in _MOVE_VERBS or passed or over:
             # "from X (over) to Y", "de X vers Y": X ends, Y is the new value. (French "de" only with a "vers" /
             # "à" after it: "a changé de boulot" names no old value.)
             start = next((m for m in range(i + 1, min(n, i + 6)) if plain[m] in _FROM), None)
             end = next((m for m in range(start + 2, min(n, start + 6)) if plain[m] in _TO_AFTER_FROM), None) \
                 if start is not None else None
             both = end is not None
-            if start is not None and (plain[start] == "from" or both):
+            if start is not None and (plain[start] in ("from", "off") or both):
                 j = _object(plain, start + 1)
                 if j is not None:
                     change.skip |= {i, start} | ({end} if both else set())
@@ -160,6 +178,12 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
             # only a time ("moved to 7pm"): "moved to antwerp" is the residence slot's business.
             timed = _timed(stems, k)
             given = k < n and (values[k] or plain[k] not in _STOPWORDS)
+            # "switched banks", "changed dentists", "a changé de médecin": which one changed, not the new one.
+            if word in _SWITCH_VERBS and not both and given and not timed and not values[k] and (
+                    k == i + 1 and plain[k].endswith("s") or plain[i + 1: i + 2] in (["de"], ["d"]) and k == i + 2):
+                change.role = stems[k]
+                change.skip.add(i)
+                continue
             if timed or (given and (word not in _MOVE_VERBS or both)):
                 change.switch = True
                 change.skip.add(i)

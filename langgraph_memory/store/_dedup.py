@@ -5,12 +5,12 @@ Pure Python (stdlib only); langchain-core is only reached through the model give
 
 from __future__ import annotations
 
-import os.path
 import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
+from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
 
@@ -43,16 +43,11 @@ def _only(a: set[str], b: set[str], exact: set[str]) -> set[str]:
     """Tokens of ``a`` unmatched in ``b``: values and slot keys exactly, other words by a long shared prefix
     (allergic/allergy, allergique/allergie) or as one word inflected (livre/livrer) because the stemmer is
     crude."""
-    def same(t: str, u: str) -> bool:
-        if t in exact or u in exact or t[0] == "<" or u[0] == "<":
-            return t == u
-        n = len(os.path.commonprefix([t, u]))
-        return t == u or (n >= 5 and n >= 0.75 * min(len(t), len(u))) or same_word(t, u)
     # A loose match shares its first three letters: compare only within those buckets.
     by_prefix: dict[str, list[str]] = {}
     for u in b:
         by_prefix.setdefault(u[:3], []).append(u)
-    return {t for t in a if t not in b and not any(same(t, u) for u in by_prefix.get(t[:3], ()))}
+    return {t for t in a if t not in b and not any(alike(t, u, exact) for u in by_prefix.get(t[:3], ()))}
 
 
 def _is_value(novel: set[str], values: set[str], cue: bool) -> bool:
@@ -122,10 +117,13 @@ class DedupPolicy:
        slot (residence, job, age, name, relationship, favourite, diet) or an explicit cue ("actually", "now",
        "en fait", "désormais"), and only values swapped (or one bare word after a cue, outside families that
        accumulate), or what the slot *is* said again after a cue, or a switch verb's new value -> correction;
-    6. at most a word or two swapped, no name/number/date among them, ``cosine >= duplicate_cosine`` -> duplicate;
-    7. otherwise -> different.
+    6. the shape of the two statements (``_frames``): one stretch swapped in a shared frame after a change signal,
+       a slot's value for another of its kind, an open choice made, which one of something changed ("switched
+       GPs"), where someone lives or works said as where they are after a cue -> correction;
+    7. at most a word or two swapped, no name/number/date among them, ``cosine >= duplicate_cosine`` -> duplicate;
+    8. otherwise -> different.
 
-    Rules 6-7 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
+    Rules 7-8 are uncertain: with a ``judge`` and ``uncertain_band[0] <= cosine <= uncertain_band[1]`` the judge
     decides (its ``None`` keeps the lexical verdict). Presets by embedder (cosine of normalised vectors):
 
     ======================  =====  =======  =========  ============  ============================================
@@ -200,7 +198,9 @@ class DedupPolicy:
         if cosine < self.candidate_floor:
             # Reached by the subject, not by similarity: only a correction of the same subject counts.
             # The same subject: a shared name, or new's first word is old's leading name ("mathis a demenage").
-            same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead)
+            # Or new says that what old names has ended ("we migrated off digitalocean onto Hetzner").
+            same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead) \
+                or any(same_word(t, e) for e in n.ended for t in o.values)
             if not same:
                 return out("different", f"below candidate floor {self.candidate_floor:.2f}, another subject")
             verdict, certain = self._lexical(new, old, self.candidate_floor, new_subjects, old_subjects)
@@ -266,7 +266,8 @@ class DedupPolicy:
         # Not in a family that accumulates: "is allergic to bees now" is one more allergy, not instead of wasps.
         single = len(old_only) == len(new_only) == 1 and len(o.tokens - old_only) >= 2 \
             and not (o.tokens | n.tokens) & _ACCUMULATING
-        cue = n.update and not n.additive and not one_sided and bool(
+        # Nor a value swap in such a family: "speaks Dutch" / "speaks Swahili now" is one more language.
+        cue = n.update and not n.additive and not one_sided and not (o.tokens | n.tokens) & _ACCUMULATING and bool(
             slots or (old_only <= o.values and new_only <= n.values) or single)
         # A date swapped for another kind of value is another fact: "boulanger" -> "le dimanche".
         dated = [bool(d) and d - {t for t in d if t[0] == "<"} <= _TIME for d in (old_only, new_only)]
@@ -310,6 +311,13 @@ class DedupPolicy:
                 (said or len(old_only) <= 2) and len(old_only - said) <= 1 + (not said) and new_only \
                 and new_only <= n.values | n.target:
             return out("correction", f"switch: {swap}")
+        # The shape of the two statements: one stretch swapped in the same frame, one value of a slot for
+        # another of its kind, an open choice made, or which one of something changed (store/_frames.py).
+        shaped = frame_swap(n, o, exact) or slot_swap(n, o, old_only, new_only) \
+            or choice_made(n, o, old_only, new_only) or role_changed(n, o, old_only, new_only, exact) \
+            or moved_on(n, o, old_only, new_only)
+        if shared and shaped:
+            return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.
         hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"
         small = all(len(d) <= 1 + len(t) // 4 for d, t in ((old_only, o.tokens), (new_only, n.tokens)))

@@ -108,13 +108,38 @@ def _spell_quantity(match: re.Match[str]) -> str:
     return f"{round(amount)}{base}" if abs(amount - round(amount)) < 1e-6 else match.group(0)
 
 
+# Clock times in words: "half past six", "a quarter to eight", "six heures et demie", "8 heures moins le quart".
+_HOUR = rf"(\d{{1,2}}|{_NUMBER_WORDS})"
+_PAST_TO = re.compile(rf"\b(?:a\s+)?(half|quarter)\s+(past|to)\s+{_HOUR}\b", re.IGNORECASE)
+_HEURES = re.compile(rf"\b{_HOUR}\s+heures?\s+(et demie|et quart|moins le quart)\b", re.IGNORECASE)
+
+
+def _hour(word: str) -> int:
+    return int(NUMBERS.get(word.lower(), word))
+
+
+def _spell_past_to(match: re.Match[str]) -> str:
+    hour, minutes = _hour(match.group(3)), 30 if match.group(1).lower() == "half" else 15
+    return _clock(hour, minutes) if match.group(2).lower() == "past" else _clock((hour - 1) % 24, 60 - minutes)
+
+
+def _spell_heures(match: re.Match[str]) -> str:
+    hour, part = _hour(match.group(1)), match.group(2).lower()
+    return _clock(hour, 30) if part == "et demie" else _clock(hour, 15) if part == "et quart" else \
+        _clock((hour - 1) % 24, 45)
+
+
 def spell_values(text: str) -> str:
     """``text`` with its dates, clock times and quantities written one way (the words around them kept)."""
     text = _ISO_DATE.sub(_spell_iso, text)
     text = _SLASHED_DATE.sub(_spell_date, text)
     text = _DAY_MONTH.sub(lambda m: f"{int(m.group(1))} month{int(m.group(2))}" if 1 <= int(m.group(1)) <= 31
                           and 1 <= int(m.group(2)) <= 12 else m.group(0), text)
+    text = _PAST_TO.sub(_spell_past_to, text)
+    text = _HEURES.sub(_spell_heures, text)
     text = _AM_PM.sub(_spell_am_pm, text)
     text = _SPOKEN_HOUR.sub(_spell_spoken, text)
     text = _H_OR_COLON.sub(lambda m: _clock(int(m.group(1)), int(m.group(2) or m.group(3) or 0)), text)
+    text = re.sub(r"\b(\d)m(\d{2})\b", r"\1.\2 m", text)  # "1m65"
+    text = re.sub(r"\b(\d+)\s?x\s+(?=a|an|per|par)\b", r"\1 times ", text)  # "3x a week"
     return _QUANTITY.sub(_spell_quantity, text)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
-from langgraph_memory.store._changes import _change
+from langgraph_memory.store._changes import _DETERMINERS, _change
 from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _SYNONYMS, _TIME, _fold, _plain, _stem, _words
 
@@ -28,7 +28,7 @@ _ONLY_EN, _ONLY_FR = _STOP_EN - _STOP_FR, _STOP_FR - _STOP_EN
 _UPDATE = _words("actually now currently nowadays anymore instead new maintenant desormais dorenavant "
                  "finalement nouveau nouvel nouvelle change changed changes changing changer changé switched "
                  "quit became become devenu devenue devenir sorry oops oups pardon desole desolee scratch lately "
-                 "recently recemment dernierement")
+                 "recently recemment dernierement retrained reconverti reconvertie")
 _UPDATE_PAIRS = {(_stem(a), _stem(b)) for a, b in (("en", "fait"), ("in", "fact"), ("no", "longer"), ("these", "days"),
                                                    ("ces", "jours"),
                                                    ("the", "moment"), ("ce", "moment"), ("l", "instant"),
@@ -36,6 +36,7 @@ _UPDATE_PAIRS = {(_stem(a), _stem(b)) for a, b in (("en", "fait"), ("in", "fact"
 _UPDATE |= _words("finally")
 # "Ben now also plays drums" adds a fact: a cue with one of these is no correction.
 _ADDITIVE = _plain("also too aussi egalement")
+_ADDITIVE_PAIRS = {("as", "well"), ("en", "plus"), ("de", "plus")}  # "plays squash on fridays as well"
 # Matched unstemmed: "notes" stems to "not".
 _NEGATION = _plain("not no never nt ne n pas jamais aucun aucune")
 # Relatives other than a spouse (spouses belong to the relationship slot): "Omar's brother" is not Omar.
@@ -53,9 +54,10 @@ _SPOUSES = _words("husband wife spouse partner mari femme epoux epouse conjoint 
 # Status words keep their own token as a value so that married -> divorced stays visible.
 _SLOTS: list[tuple[str, bool, bool, str]] = [
     ("<residence>", True, False, "live moved relocated reside habite habiter habitent vit vivent vivre "
-                                 "demenage demenager installe"),
+                                 "demenage demenager installe installer emmenage emmenager"),
     ("<job>", True, False, "work job employed employer travaille travail travaillent bosse boulot taf emploi "
-                           "metier profession career hired embauche embauchee recrute recrutee"),
+                           "metier profession career hired embauche embauchee recrute recrutee retrained reconverti "
+                           "reconvertie"),
     # Occupations are the job slot's values: "est prof" -> "est devenue avocate".
     ("<job>", True, True, "teacher prof professeur enseignant enseignante nurse infirmier infirmiere doctor "
                           "medecin engineer ingenieur developer developpeur lawyer avocat avocate chef cuisinier "
@@ -70,10 +72,11 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
                           "photographer photographe translator traducteur traductrice researcher chercheur "
                           "chercheuse professor lecturer scientist analyst analyste butcher boucher bouchere "
                           "florist fleuriste carpenter menuisier postman facteur factrice instituteur "
-                          "institutrice intern stagiaire nanny nounou tutor"),
+                          "institutrice intern stagiaire nanny nounou tutor paramedic midwife sage soignant soignante "
+                          "veterinarian veterinaire ambulancier ambulanciere"),
     ("<age>", True, False, "age aged old ans turned turns"),
     ("<name>", True, False, "name named called nom prenom surnom nickname appelle appellent nomme nommee "
-                            "prenomme prenommee surnomme surnommee"),
+                            "prenomme prenommee surnomme surnommee renamed renomme renommee rebaptise rebaptisee"),
     ("<relationship>", True, False, "husband wife spouse partner mari femme epoux epouse conjoint compagnon compagne "
                                     "girlfriend boyfriend copain copine couple dating"),
     ("<relationship>", True, True, "married marie divorced single celibataire engaged fiance widowed veuf veuve "
@@ -101,10 +104,20 @@ _LABEL = re.compile(r"\s*[^\W\d_]+\s*:")
 
 # When a change happened is not the new value: "moved to Bristol last spring", "a déménagé le mois dernier",
 # "from next week". Such words are left out when the policy compares values.
-_WHEN_BEFORE = _plain("last next this past ce cette")  # "last spring", "cette année"
+_WHEN_BEFORE = _plain("last next this past ce cette cet")  # "last spring", "cette année"
 _WHEN_AFTER = _plain("dernier derniere prochain prochaine passe passee ago")  # "le mois dernier", "2 weeks ago"
 _FROM = _plain("from starting")
 _FEW = _plain("few couple several quelques")  # "a few months ago"
+_SINCE = _plain("since depuis")
+_OPEN_CHOICE = _plain("or ou between entre either soit hesite hesitating torn undecided")
+_IN = _plain("in en during over pendant")
+_SEASONS = _words("spring summer autumn fall winter printemps ete automne hiver rentree") | {
+    f"month{n}" for n in range(1, 13)}
+# Verbs of a change of state: in their statements a month or a season says when it happened.
+_CHANGING = _plain("moved relocated demenage demenagee installe installee emmenage emmenagee switched changed "
+                   "change changee migrated migre bascule basculee passe passee quit left quitte quittee turned")
+# A title makes the next word a name, even in lower case: "dr collins", "le docteur petit".
+_TITLES = _plain("dr mr mrs ms docteur maitre mme madame monsieur")
 # A past fact is another fact than a present one ("worked at Canon" / "works at Nikon", "a habité à Metz"):
 # past forms of the residence and job verbs, "used to", and a past copula.
 _PAST_EN = _plain("lived worked resided was were")
@@ -121,6 +134,7 @@ _NOT_PLACES = _COMMON_PLACES | _KIN | _SPOUSES  # nor a relative ("moved in with
 _INTRO = {**dict.fromkeys(("as", "comme"), "="), **dict.fromkeys(("at", "in", "for", "chez", "à", "au", "aux", "dans",
                                                                   "pour"), "@")}
 _ARTICLES = {"the", "a", "an", "le", "la", "les", "l", "un", "une"}
+_WHEREABOUTS = {"in", "at", "chez", "à", "au", "aux"}
 
 
 @dataclass
@@ -152,20 +166,37 @@ class _Parsed:
     past: bool = False  # a past fact: "worked at", "used to live", "a habité"
     coordinated: bool = False  # says two things at once: "plays tennis and golf", "un chat et un chien"
     at: dict[str, int] = field(default_factory=dict)  # where each content word stands among all words
+    nouns: set[str] = field(default_factory=set)  # content words right after a determiner: things, not verbs
+    role: str | None = None  # what a switch changed without naming the new one: "switched banks"
+    # Old left a choice open: "hesitates between Lyon and Lille", "a flat in Leith or Portobello".
+    open_choice: bool = False
+    located: bool = False  # the last copula says where: "is in Galway", "is at KPMG", "est chez Free"
 
 
-def _when(plain: list[str], stems: list[str]) -> tuple[set[int], bool]:
-    """Positions of the words saying when a change happened, and whether one says it starts then."""
+def _when(plain: list[str], stems: list[str], changing: bool) -> tuple[set[int], bool]:
+    """Positions of the words saying when a change happened, and whether one says it starts then: "since the
+    autumn", "depuis la rentrée" start a state; in a statement of change ("moved to Cardiff in October", "s'est
+    installée à Annecy en septembre") a month or season after "in" / "en" says when it happened."""
     at: set[int] = set()
     starts = False
     for i, s in enumerate(stems):
-        if s not in _TIME:
+        # "été" is also a participle: a season only after "cet", "l'", "en".
+        if s not in _TIME and not (plain[i] == "ete" and i and plain[i - 1] in ("cet", "l", "en")):
             continue
-        if i and plain[i - 1] in _WHEN_BEFORE:
+        k = i - 1 - (i >= 2 and plain[i - 1] in _ARTICLES | _WHEN_BEFORE)  # past "the", "la", "cet", "last"
+        if k >= 0 and (plain[k] in _SINCE or changing and plain[k] in _IN and s in _SEASONS):
+            at |= set(range(k - (k >= 1 and plain[k - 1] == "back"), i + 1))  # "back in the summer"
+            starts |= plain[k] in _SINCE
+        elif i and plain[i - 1] in _WHEN_BEFORE:
             at |= {i - 1, i}
             starts |= i >= 2 and plain[i - 2] in _FROM
         elif plain[i + 1: i + 2] and plain[i + 1] in _WHEN_AFTER:
             at |= {i, i + 1} | ({i - 1} if i and (stems[i - 1].isdigit() or plain[i - 1] in _FEW) else set())
+    # "since the timetable change", "depuis le déménagement": since an event, to the end of the statement.
+    for i, word in enumerate(plain[:-2]):
+        if word in _SINCE and plain[i + 1] in _ARTICLES and len(plain) - i <= 5:
+            at |= set(range(i, len(plain)))
+            starts = True
     return at, starts
 
 
@@ -184,6 +215,13 @@ def _spelled(text: str) -> str:
     # "'s" before an article or a preposition is "is": "tilly's a lawyer now", "the review's on Thursday".
     text = re.sub(r"(\w)['’]s\s+(?=(?:a|an|the|at|in|on|from|now|still|back)\b)", r"\1 is ", text,
                   flags=re.IGNORECASE)
+    text = re.sub(r"\b(in|since|until|by|of|en) may\b", r"\1 May", text)  # the month, not the verb
+    # "au profit de X" is "pour X"; "est partie s'installer à" is "s'est installée à".
+    text = re.sub(r"\bau profit d(?:e\b|['’])", "pour ", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bpartie?s? (?=(?:s['’]installer|vivre|habiter)\b)", "", text, flags=re.IGNORECASE)
+    # "in the end", "au final", "en fin de compte" say what "finally" says.
+    text = re.sub(r"\b(?:in the end|at the end of the day)\b", "finally", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:au final|en fin de compte|finalement)\b", "finalement", text, flags=re.IGNORECASE)
     return spell_values(text)
 
 
@@ -214,18 +252,23 @@ def _parse(text: str) -> _Parsed:
             and plain[i - 3] in ("has", "have", "had", "a"))
         or (stems[i + 1: i + 2] in (["de"], ["d"]) and raw[i + 2: i + 3] and (raw[i + 2][0].isupper() or (
             raw[i + 2].isalpha() and plain[i + 2] not in _STOP_FR and stems[i + 2] not in _TIME))))}
-    when, starts = _when(plain, stems)
+    when, starts = _when(plain, stems, bool(change.ended or change.switch or _CHANGING & set(plain)))
     past = any(w in _PAST_EN or w in _PAST_FR or (w == "used" and plain[i + 1: i + 2] == ["to"])
                or (w in _PARTICIPLES and raw[i][-1:].lower() in "éu" and i and plain[i - 1] in _HAVE_FR)
                for i, w in enumerate(plain))
     parsed = _Parsed(set(), set(), leading_no or starts, negated, kin, ended=change.ended, switch=change.switch,
                      passed_to_name=change.passed_to_name,
-                     target=change.target, additive=bool(_ADDITIVE & set(plain)), past=past,
-                     coordinated=bool({"and", "et", "&"} & set(plain)))
+                     target=change.target, additive=bool(_ADDITIVE & set(plain)) or any(
+                         pair in _ADDITIVE_PAIRS for pair in zip(plain, plain[1:])), past=past,
+                     coordinated=bool({"and", "et", "&"} & set(plain)), role=change.role,
+                     open_choice=bool(_OPEN_CHOICE & set(plain)))
+    # "a" is an article in English, a verb in French ("a fêté ses 18 ans").
+    determiners = _DETERMINERS - ({"a"} if stop is _STOP_FR else set()) | ({"s"} if stop is _STOP_EN else set())
     run: list[str] = []  # the capitalised words of the current name
     placed: set[str] = set()  # lower-case words after "to", "in", "à", "chez"...
     for i, (prev, word, s) in enumerate(zip([""] + stems, raw, stems)):
-        named = _named(word) and canon[i] is None and i not in change.skip
+        named = (_named(word) or i and plain[i - 1] in _TITLES and s not in stop) and canon[i] is None \
+            and i not in change.skip
         if run and not named:
             parsed.phrases.update(dict.fromkeys(run, frozenset(run)))
             run = []
@@ -238,6 +281,7 @@ def _parse(text: str) -> _Parsed:
                         w.lower() not in _ARTICLES), "")
             parsed.predicate, parsed.intro = set(), "=" if plain[i] in _COPULAS else _INTRO.get(nxt, nxt)
             if plain[i] in _COPULAS:
+                parsed.located = nxt in _WHEREABOUTS  # "mo's in galway now", "est chez Free"
                 parsed.head = parsed.ordinals & parsed.tokens
                 copula = True
                 continue
@@ -256,6 +300,8 @@ def _parse(text: str) -> _Parsed:
         if parsed.first is None:
             parsed.first = s
         parsed.at.setdefault(s, i)
+        if i and plain[i - 1] in determiners:
+            parsed.nouns.add(s)
         if i in when:
             parsed.when.add(s)
         if named or any(c.isdigit() for c in s):
@@ -308,7 +354,8 @@ def subject_probe(text: str, subjects: Sequence[str] = ()) -> str | None:
     exclusive slot, cue or negation): such a memory needs no candidates beyond its nearest neighbours."""
     parsed = _parse(text)
     slots = parsed.tokens & _EXCLUSIVE
-    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names] + list(subjects)
+    # Who, and what it says has ended: "migrated off digitalocean" reaches "hosting is on DigitalOcean".
+    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names | parsed.ended] + list(subjects)
     if not who and parsed.first and parsed.first[0].isalpha() and parsed.first not in _SLOT_OF:
         who = [w for w in _TOKEN.findall(text) if _stem(w) == parsed.first][:1]  # "mathis a demenage ..."
     if not who or not (slots or parsed.update or parsed.negated or parsed.ended or parsed.switch):

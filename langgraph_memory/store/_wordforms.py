@@ -46,7 +46,7 @@ _STOP_EN = _plain(
     "also just really some any who which what when where there here own owns possess possesses got get gets "
     "getting can could will would should must still oh ah well ok okay yeah yes so um uh hmm think told said "
     "guess want wants wanted days m ll ve re since btw fyi apparently anyway basically say says saying heard "
-    "over guy guys lol"
+    "over guy guys lol only around about approximately roughly"
 )
 _STOP_FR = _plain(
     "a le la les l un une des du de d au aux et ou en est sont etait ete suis es ai as avons avez ont avait "
@@ -54,7 +54,7 @@ _STOP_FR = _plain(
     "toi lui se s sa son ses leur mon ma mes ton ta tes qui que qu quoi dont depuis tres aussi y toujours "
     "vraiment possede avoir eu vient venir comme peut doit oh ah bon ben bah euh alors ouais oui voila crois "
     "pense dit dis veut veux voudrait voulait va vais vas allons allez vont lieu tous toutes tout chaque bref genre "
-    "parait apparemment enfin"
+    "parait apparemment enfin notre nos votre vos vers environ seulement"
 )
 # Dates and durations are values: "last year", "depuis juin", "le 10 janvier".
 _TIME = _words(
@@ -64,7 +64,7 @@ _TIME = _words(
     "fevrier mars avril mai juin juillet aout septembre octobre novembre decembre monday tuesday wednesday "
     "thursday friday saturday sunday lundi mardi mercredi jeudi vendredi samedi dimanche spring summer autumn "
     "fall winter printemps automne hiver morning afternoon evening night noon midnight weekend matin soir nuit "
-    "midi minuit weekday weekdays weeknight"
+    "midi minuit weekday weekdays weeknight rentree"
 ) | {f"month{n}" for n in range(1, 13)}
 
 # Colloquial and plural forms the stemmer cannot see, said for the same thing: one stem for each.
