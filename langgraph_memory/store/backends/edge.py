@@ -35,6 +35,7 @@ from langgraph_memory.store.backends._base import (
     vectors_wanted,
 )
 from langgraph_memory.store.backends._snapshots import Snapshots, answer_batch
+from langgraph_memory.store.backends._two_step import batch_in_two_steps
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
 if TYPE_CHECKING:
@@ -149,6 +150,8 @@ class EdgeBackend:
         """Small namespaces read whole, for :meth:`query_batch` ``(cached=True)``; every
         write below logs the ids it touched there (after it returns, even when it fails)."""
         self._dim = 0
+        self._written = 0
+        """Points upserted since the shard was opened or last built: see :meth:`_unindexed_estimate`."""
 
     @property
     def shard(self) -> qe.EdgeShard:
@@ -243,6 +246,7 @@ class EdgeBackend:
             if p.sparse is not None:
                 vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
+        self._written += len(edge_points)
         condition = None if only_if is None else to_filter(only_if)
         self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), [p.id for p in points],
                      {p.payload.get("namespace") for p in points})
@@ -299,6 +303,20 @@ class EdgeBackend:
         return None if len(records) > at_most else [_point(r, True) for r in records]
 
     def _engine_batch(self, queries: Sequence[Query]) -> list[list[Hit]]:
+        # Dense queries on a big namespace: see _two_step (the engine's per-point checks).
+        return batch_in_two_steps(queries, self._one_round, self._unindexed_estimate)
+
+    def _unindexed_estimate(self, namespace: str) -> int:
+        """At most how many of ``namespace``'s points were written since the shard was
+        opened or last built: only those make the engine's per-point checks slow
+        (measured: 20k points just loaded check in ~0.5 ms, written in this process ~5 ms)."""
+        return min(self._written, self._namespace_estimate(namespace)) if self._written else 0
+
+    def _namespace_estimate(self, namespace: str) -> int:
+        # The tenant index's own count: ~2 µs, where an exact count scans (~3 ms at 20k).
+        return self.shard.count(qe.CountRequest(exact=False, filter=to_filter(Where(namespace=namespace, status=None))))
+
+    def _one_round(self, queries: Sequence[Query]) -> list[list[Hit]]:
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
         requests = []
         for q in queries:
@@ -410,7 +428,9 @@ class EdgeBackend:
     def optimize(self) -> bool:
         # Edge runs no optimizer in the background: until this runs, every point sits in
         # an appendable segment without HNSW, and a query on a large namespace scans it.
-        return bool(self.shard.optimize())
+        changed = bool(self.shard.optimize())
+        self._written = 0
+        return changed
 
     @_engine_call
     def close(self) -> None:
