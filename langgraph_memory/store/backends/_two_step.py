@@ -88,16 +88,16 @@ def batch_in_two_steps(
         ids = tuple(h.point.id for h in answers[i])
         q = queries[i]
         narrowed.append(replace(q, where=replace(q.where, ids=ids), limit=q.limit + 1) if ids else None)
-    second = run([q for q in narrowed if q is not None])
-    results = iter(second)
+    asked = [n for n in narrowed if n is not None]
+    results = iter(run(asked) if asked else [])
     again: list[int] = []
-    for i, q in zip(split, narrowed):
-        found = next(results) if q is not None else []
+    for i, n in zip(split, narrowed):
+        found = next(results) if n is not None else []
         near, limit = answers[i], queries[i].limit  # type: ignore[union-attr]
-        alone = all(a.score > b.score for a, b in zip(found, found[1 : limit + 1]))
+        ordered = all(a.score > b.score for a, b in zip(found, found[1 : limit + 1]))
         outside = len(near) < wide[i] or (len(found) >= limit and found[limit - 1].score > near[-1].score)
         answers[i] = found[:limit]
-        if not (alone and outside):
+        if not (ordered and outside):
             again.append(i)
     if again:
         for i, hits in zip(again, run([queries[i] for i in again])):
