@@ -242,3 +242,10 @@ def test_edge_takes_one_step_on_what_it_built_or_loaded(tmp_path, monkeypatch):
         assert backend._unindexed_estimate(namespace) == 0
     finally:
         backend.close()
+
+
+def test_an_empty_namespace_takes_one_round_trip(engine):
+    q = DenseQuery([1.0, 0.0, 0.0, 0.0], Where(namespace=f"empty-{next(_names)}", alive_at=NOW), 5)
+    run = Counted(one_round(engine))
+    assert batch_in_two_steps([q], run, lambda ns: 10**9) == [[]]
+    assert run.calls == 1
