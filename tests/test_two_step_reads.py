@@ -87,16 +87,28 @@ def _as_rows(hits):
 
 def _same(split, alone, engine):
     """The same points and payloads in the same order, and the same scores and vectors: to
-    the bit on Qdrant Edge; qdrant-client's local mode computes in numpy, whose last bits
-    depend on how many vectors it handles at once (it does not take two steps itself)."""
-    assert _as_rows(split) == _as_rows(alone)
+    the bit on Qdrant Edge. qdrant-client's local mode computes in numpy, whose last bits
+    vary between two calls of the same query (seen: the same query twice ordered equal
+    scores differently): there, the same scores and vectors to 1e-6, and the same points
+    wherever no other hit, nor the cut, scores within 1e-6 (it does not take two steps itself)."""
     exact = isinstance(engine, EdgeBackend)
-    for got, expected in ((h.score, a.score) for h, a in zip(split, alone)):
-        assert got == (expected if exact else pytest.approx(expected, abs=1e-6))
-    for got, expected in ((h.point.dense, a.point.dense) for h, a in zip(split, alone)):
-        assert (got is None) == (expected is None)
-        if got is not None:
-            assert list(got) == (list(expected) if exact else pytest.approx(list(expected), abs=1e-6))
+    assert len(split) == len(alone)
+    scores, expected = [h.score for h in split], [h.score for h in alone]
+    assert scores == (expected if exact else pytest.approx(expected, abs=1e-6))
+    if exact:
+        assert _as_rows(split) == _as_rows(alone)
+    else:
+        def clear(i):
+            near = [o for j, o in enumerate(expected) if j != i] + expected[-1:]
+            return all(abs(expected[i] - o) > 1e-6 for o in near)
+        assert [r for i, r in enumerate(_as_rows(split)) if clear(i)] == [
+            r for i, r in enumerate(_as_rows(alone)) if clear(i)]
+    for got, wanted in zip(split, alone):
+        if exact or abs(wanted.score - got.score) <= 1e-6 and got.point.id == wanted.point.id:
+            dense, other = got.point.dense, wanted.point.dense
+            assert (dense is None) == (other is None)
+            if dense is not None:
+                assert list(dense) == (list(other) if exact else pytest.approx(list(other), abs=1e-6))
 
 
 class Counted:
