@@ -41,7 +41,7 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from langgraph_memory import MemoryStore  # noqa: E402
 from langgraph_memory.store._reads import QueryVectors, live_where  # noqa: E402
-from langgraph_memory.store.backends import DenseQuery  # noqa: E402
+from langgraph_memory.store.backends import DenseQuery, _two_step  # noqa: E402
 
 DIM = 384
 NAMESPACE = ("memories", "big-tenant")
@@ -136,6 +136,16 @@ def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1e3
 
 
+@contextmanager
+def _one_step() -> Iterator[None]:
+    saved = _two_step.TWO_STEP_FROM
+    _two_step.TWO_STEP_FROM = 2**62
+    try:
+        yield
+    finally:
+        _two_step.TWO_STEP_FROM = saved
+
+
 def bench_store(args: argparse.Namespace, table: np.ndarray, qs: np.ndarray, root: Path) -> dict[str, Any]:
     n = len(table)
     texts = [f"memory {i}" for i in range(n)]
@@ -164,7 +174,8 @@ def bench_store(args: argparse.Namespace, table: np.ndarray, qs: np.ndarray, roo
     for name, store in (("fed", fed), ("bulk", bulk)):
         results[f"{name} shard"] = str(store._backend.shard.info()).split(", payload_schema")[0]
         print(f"  {name}: {results[f'{name} shard']}")
-    timing: dict[str, list[float]] = {"fed search": [], "bulk search": [], "fed engine": [], "bulk engine": []}
+    timing: dict[str, list[float]] = {key: [] for key in (
+        "fed search", "bulk search", "fed engine", "bulk engine", "fed engine, one step", "bulk engine, one step")}
     where = live_where(NAMESPACE)
     for k, q in enumerate(qs):
         qv = QueryVectors(f"query {k}", q.tolist(), ([], []))
@@ -172,14 +183,18 @@ def bench_store(args: argparse.Namespace, table: np.ndarray, qs: np.ndarray, roo
         for name, store in pairs:
             t0 = time.perf_counter()
             store.search(qv, namespace=NAMESPACE, mode="dense", limit=20)
-            t1 = time.perf_counter()
-            store._backend.query_batch([DenseQuery(qv.dense, where, 20, payload=False)])
-            t2 = time.perf_counter()
-            timing[f"{name} search"].append(t1 - t0)
-            timing[f"{name} engine"].append(t2 - t1)
+            timing[f"{name} search"].append(time.perf_counter() - t0)
+            # The engine query as the store runs it, and the same in one step (as before
+            # _two_step.py), the two in turn first: the first after a search runs slower.
+            for one_step in ((False, True) if k % 4 < 2 else (True, False)):
+                with _one_step() if one_step else nullcontext():
+                    t0 = time.perf_counter()
+                    store._backend.query_batch([DenseQuery(qv.dense, where, 20, payload=False)])
+                    timing[f"{name} engine, one step" if one_step else f"{name} engine"].append(
+                        time.perf_counter() - t0)
     for key, samples in timing.items():
         results[f"{key} p50 ms"] = _median_ms(samples)
-    for what in ("search", "engine"):
+    for what in ("search", "engine", "engine, one step"):
         ratio = results[f"fed {what} p50 ms"] / results[f"bulk {what} p50 ms"]
         results[f"fed/bulk {what}"] = ratio
         print(f"  dense query p50 ({what}): fed {results[f'fed {what} p50 ms']:.2f} ms, bulk "
