@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from langgraph_memory.store._dedup import DedupPolicy  # noqa: E402
-from tests.dedup_leaveout_pairs import PAIRS as LEAVE_OUT_A, PAIRS_B as LEAVE_OUT_B, PAIRS_C as LEAVE_OUT_C  # noqa: E402
+from tests.dedup_leaveout_pairs import PAIRS as LEAVE_OUT_A, PAIRS_B as LEAVE_OUT_B, PAIRS_C as LEAVE_OUT_C, PAIRS_D as LEAVE_OUT_D  # noqa: E402
 from tests.dedup_pairs import CATEGORIES, PAIRS, ROUNDS, DedupPair  # noqa: E402
 
 
@@ -76,8 +76,8 @@ def main() -> None:
         print(f"  {name}: {len(idx)} pairs, merges {sum(decisions[i] != 'different' for i in merge)}/{len(merge)}, "
               f"false merges {sum(decisions[i] != 'different' for i in idx if i not in merge)}, "
               f"exact {sum(decisions[i] == PAIRS[i].expected for i in idx) / len(idx):.0%}")
-    print("\nleave-out sets (tests/dedup_leaveout_pairs.py, never tuned on; set A's misses were seen once, B's and C's never):")
-    for name, held in (("A", LEAVE_OUT_A), ("B", LEAVE_OUT_B), ("C", LEAVE_OUT_C)):
+    print("\nleave-out sets (tests/dedup_leaveout_pairs.py, never tuned on; set A's misses were seen once, B's, C's and D's never):")
+    for name, held in (("A", LEAVE_OUT_A), ("B", LEAVE_OUT_B), ("C", LEAVE_OUT_C), ("D", LEAVE_OUT_D)):
         held = [DedupPair(p.old, p.new, p.expected, p.lang) for p in held]
         found = [policy.decide(p.new, p.old, c).decision for p, c in zip(held, pair_cosines(held))]
         merge = [i for i, p in enumerate(held) if p.expected != "different"]
