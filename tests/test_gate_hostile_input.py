@@ -147,3 +147,49 @@ def test_only_store_engine_and_embedder_failures_are_outages():
        st.text(max_size=40))
 def test_no_error_a_client_can_raise_is_an_outage(kind, message):
     assert unavailability_cause(kind(message)) is None
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("where", ["context", "configurable"])
+def test_rooms_that_are_not_names_fail_the_run_with_a_typed_error(tmp_path, embeddings, mode, where):
+    store = MemoryStore.open(tmp_path / "store", embeddings=embeddings)
+    try:
+        model = ToolRecordingModel(responses=[])
+        model.offered = []
+        agent = build_memory_graph(model, store, checkpointer=InMemorySaver(), retry_interval=3600,
+                                   background_stats=False)
+        cfg = _cfg("mallory", "m1", **({"rooms": 5} if where == "configurable" else {}))
+        state = {"messages": [HumanMessage("hello")]}
+        context = {"rooms": 5} if where == "context" else None
+        with pytest.raises(InvalidMemoryError, match="rooms"):
+            if mode == "sync":
+                agent.invoke(state, cfg, context=context)
+            else:
+                asyncio.run(agent.ainvoke(state, cfg, context=context))
+        assert agent.memory_gate.up and model.received == []
+    finally:
+        store.close()
+
+
+_RUNTIME_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20) | st.binary(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.tuples(inner) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    | st.frozensets(st.text(max_size=5), max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(_RUNTIME_VALUES, st.sampled_from(["context", "configurable"]))
+def test_rooms_from_the_runtime_are_names_or_a_typed_error(value, where):
+    from langgraph_memory.agent.rooms import rooms_from_runtime
+
+    config = {"configurable": {"rooms": value}} if where == "configurable" else None
+    context = {"rooms": value} if where == "context" else None
+    try:
+        rooms = rooms_from_runtime(config, context)
+    except InvalidMemoryError:
+        return
+    assert isinstance(rooms, tuple) and all(isinstance(r, str) and r.strip() for r in rooms)
+    assert value is None or isinstance(value, (str, list, tuple))
