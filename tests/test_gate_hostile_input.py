@@ -24,7 +24,7 @@ from langgraph_memory import (
     build_memory_graph,
 )
 from langgraph_memory.agent.availability import reset_unavailable_warnings, unavailability_cause
-from langgraph_memory.testing import ScriptedChatModel
+from agent_harness import ToolRecordingModel
 
 POISON = "\u2620"
 
@@ -48,19 +48,6 @@ class ChokingEmbeddings(Embeddings):
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         self._check(texts)
         return self.inner.embed_documents(texts)
-
-
-class ToolRecordingModel(ScriptedChatModel):
-    """Records the names of the tools each call was offered."""
-
-    offered: list[list[str]] = []
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        return self.bind(offered_tools=[getattr(t, "name", None) or t["name"] for t in tools])
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[no-untyped-def]
-        self.offered.append(list(kwargs.pop("offered_tools", [])))
-        return super()._generate(messages, stop, run_manager, **kwargs)
 
 
 @pytest.fixture(autouse=True)
@@ -92,7 +79,6 @@ def test_a_hostile_run_does_not_turn_memory_off_for_another_user(tmp_path, embed
     try:
         store.remember("Bob's bonsai is called Kenji", namespace=("memories", "bob"))
         model = ToolRecordingModel(responses=[])
-        model.offered = []
         # An outage would keep memory off for an hour: any switch-off shows in bob's run.
         agent = build_memory_graph(model, store, checkpointer=InMemorySaver(), retry_interval=3600,
                                    background_stats=False)
@@ -156,7 +142,6 @@ def test_rooms_that_are_not_names_fail_the_run_with_a_typed_error(tmp_path, embe
     store = MemoryStore.open(tmp_path / "store", embeddings=embeddings)
     try:
         model = ToolRecordingModel(responses=[])
-        model.offered = []
         agent = build_memory_graph(model, store, checkpointer=InMemorySaver(), retry_interval=3600,
                                    background_stats=False)
         cfg = _cfg("mallory", "m1", **({"rooms": 5} if where == "configurable" else {}))
