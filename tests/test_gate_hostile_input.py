@@ -17,6 +17,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph_memory import (
     AccessDeniedError,
     InvalidMemoryError,
+    MemoryMiddleware,
     MemoryStore,
     StorageError,
     StoreLockedError,
@@ -71,18 +72,28 @@ HOSTILE = [
 ]
 
 
+def _gated_agent(kind: str, store: Any, model: ToolRecordingModel) -> tuple[Any, Any]:
+    # An outage would keep memory off for an hour: any switch-off shows in the next run.
+    options = {"retry_interval": 3600, "background_stats": False}
+    if kind == "graph":
+        agent = build_memory_graph(model, store, checkpointer=InMemorySaver(), **options)
+        return agent, agent.memory_gate
+    from langchain.agents import create_agent
+
+    middleware = MemoryMiddleware(store, **options)
+    return create_agent(model, tools=[], middleware=[middleware], checkpointer=InMemorySaver()), middleware.gate
+
+
 @pytest.mark.integration
+@pytest.mark.parametrize("kind", ["graph", "middleware"])
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.parametrize("label,text,extra", HOSTILE, ids=[h[0] for h in HOSTILE])
-def test_a_hostile_run_does_not_turn_memory_off_for_another_user(tmp_path, embeddings, mode, label, text, extra):
+def test_a_hostile_run_does_not_turn_memory_off_for_another_user(tmp_path, embeddings, kind, mode, label, text, extra):
     store = MemoryStore.open(tmp_path / "store", embeddings=ChokingEmbeddings(embeddings))
     try:
         store.remember("Bob's bonsai is called Kenji", namespace=("memories", "bob"))
         model = ToolRecordingModel(responses=[])
-        # An outage would keep memory off for an hour: any switch-off shows in bob's run.
-        agent = build_memory_graph(model, store, checkpointer=InMemorySaver(), retry_interval=3600,
-                                   background_stats=False)
-        gate = agent.memory_gate
+        agent, gate = _gated_agent(kind, store, model)
 
         with pytest.raises(Exception) as caught:
             _invoke(agent, mode, text, _cfg("mallory", "m1", **extra))
