@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE
 from langgraph_memory.agent.identity import DEFAULT_AGENT_ID, DEFAULT_AGENT_NAMESPACE, AgentWrites
 from langgraph_memory.agent.rooms import DEFAULT_ROOM_NAMESPACE
-from langgraph_memory.agent.scope import InvalidIdentityError, namespace_label
+from langgraph_memory.agent.scope import InvalidIdentityError, namespace_label, namespace_value
 
 __all__ = ["AccessPolicy", "Action", "protect_store"]
 
@@ -191,7 +191,12 @@ class AccessPolicy:
             base = ns[: len(rooms)]
             if len(ns) == len(rooms):
                 return not members.rooms_closed_to(user, namespace=base)
-            allowed = members.room_members(ns[len(rooms)], namespace=base)
+            # The room's label names it ("team%2Ealpha" for "team.alpha"): membership is
+            # asked of the room itself; a label of no room id is refused.
+            room = namespace_value(ns[len(rooms)])
+            if room is None:
+                return False
+            allowed = members.room_members(room, namespace=base)
             return allowed is None or user in allowed
         return False
 

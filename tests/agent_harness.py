@@ -13,6 +13,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import Field
 
 from langgraph_memory import MemoryMiddleware, build_memory_graph, react_agent_hooks
 from langgraph_memory.testing import ScriptedChatModel
@@ -37,6 +38,19 @@ class CountingEmbeddings(Embeddings):
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         self.documents += 1
         return self.inner.embed_documents(texts)
+
+
+class ToolRecordingModel(ScriptedChatModel):
+    """Records the names of the tools it was offered at each call."""
+
+    offered: list[list[str]] = Field(default_factory=list)
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return self.bind(offered_tools=[getattr(t, "name", None) or t["name"] for t in tools])
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[no-untyped-def]
+        self.offered.append(list(kwargs.pop("offered_tools", [])))
+        return super()._generate(messages, stop, run_manager, **kwargs)
 
 
 def build_agent(kind: str, store: Any, model: ScriptedChatModel, **memory_options: Any) -> Any:

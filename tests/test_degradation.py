@@ -14,30 +14,15 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage
-from pydantic import Field
 from qdrant_client import QdrantClient
 
 from langgraph_memory import DeferredStore, InvalidMemoryError, MemoryMiddleware, MemoryStore, StoreUnavailableError
 from langgraph_memory.agent.availability import reset_unavailable_warnings
-from langgraph_memory.testing import ScriptedChatModel
 
-from agent_harness import build_agent, config, run
+from agent_harness import ToolRecordingModel, build_agent, config, run
 
 ROOT = Path(__file__).resolve().parent.parent
 TURNS = 20
-
-
-class ToolRecordingModel(ScriptedChatModel):
-    """Records the names of the tools it was offered at each call."""
-
-    offered: list[list[str]] = Field(default_factory=list)
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        return self.bind(offered_tools=[getattr(t, "name", None) or t["name"] for t in tools])
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[no-untyped-def]
-        self.offered.append(list(kwargs.pop("offered_tools", [])))
-        return super()._generate(messages, stop, run_manager, **kwargs)
 
 
 @pytest.fixture(autouse=True)

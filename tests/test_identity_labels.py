@@ -133,3 +133,63 @@ def test_the_browser_and_the_cli_name_the_label() -> None:
     assert not _access.allows(None, "alice@example%2Ecom", "read", mine)
     assert not _access.allows(None, "bell\x07", "read", ("memories", "bell\x07"))
     assert parse_namespace("memories/alice@example%2Ecom") == mine
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(value=IDENTITIES, label=st.one_of(TRICKY, st.text(max_size=20)))
+def test_a_label_names_one_value_and_back(value: str, label: str) -> None:
+    from langgraph_memory.agent.scope import namespace_value
+
+    try:
+        assert namespace_value(namespace_label(value)) == value
+    except InvalidIdentityError:
+        pass
+    decoded = namespace_value(label)
+    assert decoded is None or namespace_label(decoded) == label  # never two labels for one value
+
+
+ROOMS = ("rooms", "agent")
+
+
+def test_a_room_namespace_names_its_room_by_label(fake_stores) -> None:
+    store = fake_stores["edge"]
+    store.set_room_members("team.alpha", ["alice@example.com"], namespace=ROOMS)
+    store.set_room_members("team.beta", None, namespace=ROOMS)
+    policy = AccessPolicy(store=store)
+    alpha, beta = (*ROOMS, namespace_label("team.alpha")), (*ROOMS, namespace_label("team.beta"))
+    assert alpha[-1] == "team%2Ealpha"
+    assert policy.allows("alice@example.com", "read", alpha) and policy.allows("alice@example.com", "read", (*alpha, "x"))
+    assert not policy.allows("bob", "read", alpha) and not policy.allows("bob", "read", (*alpha, "x"))
+    assert policy.allows("bob", "read", beta)
+    # A label of no room id (a raw period, another escape) is nobody's but the admins'.
+    for label in ("team.alpha", "team%2ealpha", "team%41lpha"):
+        assert not policy.allows("alice@example.com", "read", (*ROOMS, label))
+        assert not policy.allows("bob", "read", (*ROOMS, label))
+    assert AccessPolicy(store=store, admins=["root"]).allows("root", "read", (*ROOMS, "team.alpha"))
+    store.set_room_members("team.alpha", None, namespace=ROOMS)
+
+
+ROOM_IDS = st.one_of(st.text(alphabet=st.sampled_from(".%2Eab-"), min_size=1, max_size=8), IDENTITIES)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(closed=ROOM_IDS, opened=ROOM_IDS)
+def test_each_room_is_reached_through_its_own_label_only(fake_stores, closed: str, opened: str) -> None:
+    from langgraph_memory import InvalidMemoryError
+
+    store = fake_stores["edge"]
+    if closed == opened:
+        return
+    try:
+        closed_label, opened_label = namespace_label(closed), namespace_label(opened)
+        store.set_room_members(closed, ["alice"], namespace=ROOMS)
+        store.set_room_members(opened, None, namespace=ROOMS)
+    except (InvalidIdentityError, InvalidMemoryError):
+        return
+    try:
+        policy = AccessPolicy(store=store)
+        assert policy.allows("alice", "read", (*ROOMS, closed_label))
+        assert not policy.allows("bob", "read", (*ROOMS, closed_label))
+        assert policy.allows("bob", "read", (*ROOMS, opened_label))
+    finally:
+        store.set_room_members(closed, None, namespace=ROOMS)

@@ -19,7 +19,9 @@ from typing import Any, Awaitable, Callable, Literal, TypeVar
 from langgraph_memory.errors import (
     EmbeddingsUnavailableError,
     InvalidMemoryError,
+    LangGraphMemoryError,
     SchemaMismatchError,
+    StorageError,
     StoreLockedError,
     StoreUnavailableError,
 )
@@ -58,29 +60,56 @@ def _warn_once(cause: str, exc: BaseException, retry_interval: float) -> None:
 def _is_connection_error(exc: BaseException) -> bool:
     if isinstance(exc, (ConnectionError, TimeoutError, OSError)):
         return True
-    # qdrant-client wraps transport errors; httpx and grpc name theirs this way too.
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    return bool(names & {"ResponseHandlingException", "TransportError", "RpcError", "ConnectError"})
+    # qdrant-client wraps transport errors; httpx and grpc name theirs this way too, and
+    # OpenAI's client (a remote embedder) its unreachable, overloaded or failing service.
+    return bool(_error_names(exc) & {"ResponseHandlingException", "TransportError", "RpcError", "ConnectError",
+                                     "APIConnectionError", "InternalServerError", "RateLimitError"})
+
+
+def _error_names(exc: BaseException) -> set[str]:
+    return {cls.__name__ for cls in type(exc).__mro__}
+
+
+def _is_server_failure(exc: BaseException) -> bool:
+    # qdrant-client's answer to an HTTP error: a 5xx is the server failing; a 4xx is a
+    # request it refused (the caller's), which must fail the run that sent it.
+    if "UnexpectedResponse" not in _error_names(exc):
+        return False
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and status >= 500
 
 
 def unavailability_cause(exc: BaseException) -> str | None:
     """The cause an error stands for (``store-locked``, ``store-unreachable``,
-    ``no-embedder``, or ``error:<type>``), or ``None`` for a mistake in the app's setup or
-    input, which must fail loudly (no ``user_id``, bad arguments, a store made with another
-    embedder)."""
+    ``no-embedder``, ``storage-error``, ...), or ``None`` when it is not an outage.
+
+    Only what comes from the store, its engine or its embedder is an outage: a store that
+    cannot be opened, reached or locked, an engine failure (:class:`StorageError`, a Qdrant
+    server's 5xx), no embedder. Any other error (a typed input error, or an exception of
+    a type we do not know, raised by whatever a client sent) fails the run that raised
+    it: it never switches memory off for the other users of the process."""
     if isinstance(exc, StoreUnavailableError) and exc.__cause__ is not None:
-        exc = exc.__cause__
-    if isinstance(exc, (MemoryScopeError, InvalidMemoryError, SchemaMismatchError)):
-        return None
+        # The store could not be built (a DeferredStore's factory failed): an outage,
+        # unless the factory itself is wrong.
+        cause = exc.__cause__
+        if isinstance(cause, (MemoryScopeError, InvalidMemoryError, SchemaMismatchError)):
+            return None
+        return unavailability_cause(cause) or f"error:{type(cause).__name__}"
     if isinstance(exc, StoreLockedError):
         return "store-locked"
     if isinstance(exc, EmbeddingsUnavailableError):
         return "no-embedder"
-    if _is_connection_error(exc):
-        return "store-unreachable"
+    if isinstance(exc, StorageError):
+        return "storage-error"
     if isinstance(exc, StoreUnavailableError):
         return "store-closed"
-    return f"error:{type(exc).__name__}"
+    if isinstance(exc, LangGraphMemoryError):  # typed: the caller's (AccessDeniedError is an OSError too)
+        return None
+    if _is_connection_error(exc):
+        return "store-unreachable"
+    if _is_server_failure(exc):
+        return "store-error"
+    return None
 
 
 class MemoryGate:

@@ -65,7 +65,12 @@ def rooms_from_runtime(config: RunnableConfig | None, context: Any) -> tuple[str
         value = ((config or {}).get("configurable") or {}).get("rooms")
     if value is None:
         return ()
-    names = (value,) if isinstance(value, str) else tuple(value)
+    if isinstance(value, str):
+        names: tuple[Any, ...] = (value,)
+    elif isinstance(value, (list, tuple)):  # a client's value: never iterate just anything
+        names = tuple(value)
+    else:
+        raise InvalidMemoryError("rooms", f"expected a room name or a list of them, got {type(value).__name__}")
     if not all(isinstance(n, str) and n.strip() for n in names):
         raise InvalidMemoryError("rooms", f"expected room names, got {value!r}"[:200])
     return tuple(check_name("rooms", n, MAX_NAME_CHARS) for n in names)

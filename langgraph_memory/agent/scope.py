@@ -10,6 +10,7 @@ and the escape itself, ``%``, ``%25`` (an e-mail identity ``alice@example.com`` 
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Any, Mapping, Sequence
 
@@ -25,6 +26,7 @@ __all__ = [
     "InvalidIdentityError",
     "MemoryScopeError",
     "namespace_label",
+    "namespace_value",
     "resolve_namespace",
     "runtime_channel",
 ]
@@ -63,6 +65,22 @@ def namespace_label(value: str) -> str:
         ) from None
     return label
 
+
+def namespace_value(label: str) -> str | None:
+    """The value whose :func:`namespace_label` is ``label`` (``"team%2Ealpha"`` ->
+    ``"team.alpha"``), or ``None`` when ``label`` is the label of no value: it holds a
+    period, or a ``%`` other than ``%25`` and ``%2E``. Decoding left to right is the exact
+    inverse, so a value and its label stand for each other one to one."""
+    if not isinstance(label, str):
+        return None
+    value = _ESCAPED.sub(lambda m: "%" if m.group(1) == "25" else ".", label) if "%" in label else label
+    try:
+        return value if namespace_label(value) == label else None
+    except InvalidIdentityError:
+        return None
+
+
+_ESCAPED = re.compile("%(25|2E)")
 
 
 def _lookup(source: Any, key: str) -> Any:
