@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from difflib import SequenceMatcher
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.dedup_pairs import pair_cosines  # noqa: E402
 from langgraph_memory.store._dedup import DedupPolicy  # noqa: E402
-from langgraph_memory.store._frames import _steady, alike  # noqa: E402
-from langgraph_memory.store._statements import _ACCUMULATING, _EXCLUSIVE, _TOKEN, _parse, _spelled  # noqa: E402
+from langgraph_memory.store._frames import one_swap  # noqa: E402
+from langgraph_memory.store._statements import _TOKEN, _parse, _spelled  # noqa: E402
 from tests import dedup_leaveout_pairs as leave_out  # noqa: E402
 from tests.dedup_pairs import PAIRS, DedupPair  # noqa: E402
 
@@ -33,17 +32,10 @@ def swapped(new: str, old: str) -> tuple[str, str, str] | None:
     two align as one frame with one stretch replaced, as ``_frames.frame_swap`` aligns them but without its size
     guards; else ``None``."""
     n, o = _parse(new), _parse(old)
-    if not (n.update or n.switch or n.ended) or not _steady(n, o) or (n.tokens | o.tokens) & _ACCUMULATING \
-            or (n.tokens ^ o.tokens) & _EXCLUSIVE:
+    swap = one_swap(n, o, n.values | o.values)
+    if swap is None:
         return None
-    who = {o.lead, o.first} if o.first in (n.first, n.lead) or n.pronoun else {o.lead}
-    olds = [t for t in sorted(o.at, key=o.at.__getitem__) if t not in o.when and t not in who]
-    news = [t for t in sorted(n.at, key=n.at.__getitem__) if t not in n.when and t not in who | {n.lead, n.first}]
-    matched = [next((u for u in olds if alike(t, u, n.values | o.values)), t) for t in news]
-    diffs = [op for op in SequenceMatcher(None, olds, matched, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(diffs) != 1 or diffs[0][0] != "replace":
-        return None
-    _, i1, i2, j1, j2 = diffs[0]
+    olds, news, _, (i1, i2, j1, j2) = swap
     raw_old, raw_new = _TOKEN.findall(_spelled(old)), _TOKEN.findall(_spelled(new))
     return (" ".join(raw_old[o.at[t]] for t in olds[:i1] + olds[i2:]), " ".join(raw_old[o.at[t]] for t in olds[i1:i2]),
             " ".join(raw_new[n.at[t]] for t in news[j1:j2]))

@@ -45,23 +45,34 @@ def _steady(n: _Parsed, o: _Parsed) -> bool:
     return n.negated == o.negated and n.past == o.past and not n.additive and not o.additive
 
 
+def one_swap(n: _Parsed, o: _Parsed, exact: set[str]) -> tuple[list[str], list[str], list[str], tuple[int, int, int, int]] | None:
+    """How :func:`frame_swap` lines two statements up, before its size guards: after a change signal, old's
+    words, new's, new's with each word alike one of old's written as old's, and the one stretch replaced
+    ``(i1, i2, j1, j2)`` (who it is about and when set aside); ``None`` unless exactly one stretch differs."""
+    if not (n.update or n.switch or n.ended) or not _steady(n, o) or (n.tokens | o.tokens) & _ACCUMULATING \
+            or (n.tokens ^ o.tokens) & _EXCLUSIVE:  # a slot on one side only: "to work" / "to school now"
+        return None
+    who = {o.lead, o.first} if o.first in (n.first, n.lead) or n.pronoun else {o.lead}
+    old = [t for t in sorted(o.at, key=o.at.__getitem__) if t not in o.when and t not in who]
+    new = [t for t in sorted(n.at, key=n.at.__getitem__) if t not in n.when and t not in who | {n.lead, n.first}]
+    matched = [next((u for u in old if alike(t, u, exact)), t) for t in new]
+    diffs = [op for op in SequenceMatcher(None, old, matched, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(diffs) != 1 or diffs[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = diffs[0]
+    return old, new, matched, (i1, i2, j1, j2)
+
+
 def frame_swap(n: _Parsed, o: _Parsed, exact: set[str]) -> str | None:
     """After a change signal (a cue, a switch or a stop verb), one stretch of old's words replaced by one stretch
     of new's, the rest the same: "Elliot walks to school" -> "elliot takes the bus to school now". The frame must
     hold a word after the swapped stretch or two words in all besides who it is about (one shared verb is not a
     frame: "takes the train to work" / "takes the ferry to visit her parents"), a slot on one side only or a
     family that accumulates (allergies, languages, likes) stops it."""
-    if not (n.update or n.switch or n.ended) or not _steady(n, o) or (n.tokens | o.tokens) & _ACCUMULATING \
-            or (n.tokens ^ o.tokens) & _EXCLUSIVE:  # a slot on one side only: "to work" / "to school now"
+    swap = one_swap(n, o, exact)
+    if swap is None:
         return None
-    who = {o.lead, o.first} if o.first in (n.first, n.lead) or n.pronoun else {o.lead}
-    old = [t for t in sorted(o.at, key=o.at.__getitem__) if t not in o.when and t not in who]
-    new = [next((u for u in old if alike(t, u, exact)), t)
-           for t in sorted(n.at, key=n.at.__getitem__) if t not in n.when and t not in who | {n.lead, n.first}]
-    diffs = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(diffs) != 1 or diffs[0][0] != "replace":
-        return None
-    _, i1, i2, j1, j2 = diffs[0]
+    old, _, new, (i1, i2, j1, j2) = swap
     gone, came = set(old[i1:i2]), set(new[j1:j2])
     frame = old[:i1] + old[i2:]
     # Two words of old swapped around a one-word frame is a verb and its object: "puts sugar in his tea" /
