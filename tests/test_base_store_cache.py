@@ -282,3 +282,22 @@ async def test_async_twins_read_through_the_same_cache(face):
     assert (await face.aget(ALICE, "k")).value == {"v": 2}
     await face.adelete(ALICE, "k")
     assert face.get(ALICE, "k") is None and await face.alist_namespaces() == []
+
+
+def test_floats_and_dates_read_the_same_cached_or_not(memories, face, monkeypatch):
+    """Qdrant Edge may read a float back one unit in the last place off: a cached read must
+    show what an uncached one shows, and an overwrite must keep the item's creation date."""
+    values = {f"k{i}": {"x": [i / 7, 0.1 * i, 1e-7 * i, 2.0 ** (i % 60)]} for i in range(150)}
+    first = {}
+    for key, value in values.items():
+        face.put(ALICE, key, value)
+        first[key] = face.get(ALICE, key)
+        face.put(ALICE, key, {**value, "v": 2})
+    cached = {key: face.get(ALICE, key) for key in values}
+    monkeypatch.setenv("LANGGRAPH_MEMORY_FACE_CACHE_ITEMS", "0")
+    uncached_face = memories.as_base_store()
+    for key in values:
+        uncached = uncached_face.get(ALICE, key)
+        assert cached[key].value == uncached.value
+        assert cached[key].created_at == uncached.created_at == first[key].created_at
+        assert cached[key].updated_at == uncached.updated_at >= first[key].updated_at

@@ -81,11 +81,14 @@ def json_copy(value: Any) -> Any:
 
 
 def _engine_exact(value: Any) -> bool:
-    """Whether the engine gives ``value`` back as it is: an integer outside 64 bits comes back a float."""
+    """Whether Qdrant Edge gives ``value`` back as it is: an integer outside 64 bits comes
+    back a float, and a float may come back one unit in the last place off (its JSON parser)."""
     if type(value) is dict:
         return all(_engine_exact(v) for v in value.values())
     if type(value) is list:
         return all(_engine_exact(v) for v in value)
+    if type(value) is float:
+        return False
     return type(value) is not int or -(2**63) <= value < 2**64
 
 
@@ -235,11 +238,10 @@ class ReadCache:
         """Hold the items a batch wrote (``None``: deleted), when its ``logged`` writes (each
         logged once; negative: unknown) are the only ones logged since :meth:`mark` returned
         ``seq``: what it wrote is then what the engine holds. A value the engine stores
-        otherwise (an integer past 64 bits becomes a float) is left to be read."""
+        otherwise (a float, an integer past 64 bits) is left to be read."""
         if logged >= 0:
-            self.keep_items(seq + logged, written, {
-                k: to_item(point) for k, (point, _) in written.items()
-                if point is not None and _engine_exact(point.payload.get("value"))})
+            items = {k: to_item(point) for k, (point, _) in written.items() if point is not None}
+            self.keep_items(seq + logged, written, {k: item for k, item in items.items() if _engine_exact(item.value)})
 
     # -- search pages ----------------------------------------------------------------------
 

@@ -203,7 +203,9 @@ def write_puts(
             if len(vector) != dims:
                 raise InvalidEmbeddingError(
                     "embed", f"the index's embedder returned {len(vector)} dimensions, the index has {dims}")
-    now = time.time()
+    # Whole microseconds: Qdrant Edge may read a float back one unit in the last place off,
+    # which must not move a date across a microsecond (an overwrite keeps ``created_at``).
+    now = round(time.time(), 6)
     upserts: list[StoredPoint] = []
     deletes: list[str] = []
     orphaned: list[str] = []  # items whose extra vectors go
