@@ -6,8 +6,8 @@ place (ULP) off what was written.
 Needs only ``qdrant-edge-py``. It writes one point whose payload holds random floats, reads
 it back with ``retrieve`` and counts the floats that differ, and by how many ULPs. A JSON
 parser without correctly rounded float parsing (serde_json without ``float_roundtrip``) gives
-exactly this. Our face therefore keeps no written float in its read cache and writes its
-dates in whole microseconds. See ``docs/upstream/qdrant-edge-floats.md``.
+exactly this. Our face therefore writes such values a second time as JSON text and its dates
+in whole microseconds. See ``docs/upstream/qdrant-edge-floats.md``.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 from langgraph.store.base import Item, SearchOp
 
-from langgraph_memory.base_store._items import to_item
+from langgraph_memory.base_store._items import engine_exact, is_memory, to_item
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.backends._base import env_count
 
@@ -78,18 +78,6 @@ def json_copy(value: Any) -> Any:
     if type(value) is list:
         return [json_copy(v) if type(v) in (dict, list) else v for v in value]
     return value
-
-
-def _engine_exact(value: Any) -> bool:
-    """Whether Qdrant Edge gives ``value`` back as it is: an integer outside 64 bits comes
-    back a float, and a float may come back one unit in the last place off (its JSON parser)."""
-    if type(value) is dict:
-        return all(_engine_exact(v) for v in value.values())
-    if type(value) is list:
-        return all(_engine_exact(v) for v in value)
-    if type(value) is float:
-        return False
-    return type(value) is not int or -(2**63) <= value < 2**64
 
 
 def handed_out(item: Item, cls: type[Item] = Item, **extra: Any) -> Item:
@@ -238,10 +226,13 @@ class ReadCache:
         """Hold the items a batch wrote (``None``: deleted), when its ``logged`` writes (each
         logged once; negative: unknown) are the only ones logged since :meth:`mark` returned
         ``seq``: what it wrote is then what the engine holds. A value the engine stores
-        otherwise (a float, an integer past 64 bits) is left to be read."""
+        otherwise (a memory's float, which may come back one unit in the last place off) is
+        left to be read; an item's value is read back exactly (``value_json``)."""
         if logged >= 0:
             items = {k: to_item(point) for k, (point, _) in written.items() if point is not None}
-            self.keep_items(seq + logged, written, {k: item for k, item in items.items() if _engine_exact(item.value)})
+            self.keep_items(seq + logged, written, {
+                k: item for k, item in items.items()
+                if not is_memory(written[k][0].payload) or engine_exact(item.value)})
 
     # -- search pages ----------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ as it was.
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from datetime import datetime, timezone
@@ -27,6 +28,7 @@ from langgraph_memory.base_store._items import (
     check_key,
     check_namespace,
     check_value,
+    engine_exact,
     is_memory,
     item_point_id,
     memory_value,
@@ -189,6 +191,9 @@ def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> di
         "ttl_minutes": put.ttl,
         "extra_vectors": extra,
     })
+    if put.value is not None and not engine_exact(put.value):
+        # Filters read ``value``; reads return this exact copy (floats, integers past 64 bits).
+        payload["value_json"] = json.dumps(put.value, ensure_ascii=False)
     return payload
 
 
