@@ -36,7 +36,7 @@ from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_datetime
 from langgraph_memory.store._dedup import DedupVerdict
 from langgraph_memory.store._reads import live_where, memories_plan
-from langgraph_memory.store.records import Memory, Namespace, new_memory, utcnow, validate_namespace
+from langgraph_memory.store.records import Memory, Namespace, metadata_fields, new_memory, utcnow, validate_namespace
 
 __all__ = ["Capture", "CaptureResult", "ChatModelClassifier", "PreferenceCapture", "normalise", "rule_classifier"]
 
@@ -339,7 +339,7 @@ class PreferenceCapture:
             merged = {**meta["capture"], "captures": int(previous.get("captures", 1)) + 1,
                       "confidence": merged_confidence(float(previous.get("confidence", 0.5)), capture.confidence, same)}
             if same:
-                store._backend.set_payload([old.id], {"metadata": {**old.metadata, "capture": merged}})
+                store._backend.set_payload([old.id], metadata_fields({**old.metadata, "capture": merged}))
                 return old.evolve(metadata={**old.metadata, "capture": merged}), None
             memory = memory.evolve(metadata={**meta, "capture": merged})
             [(dense, sparse)] = store._writer.embed_memories([memory], [None])

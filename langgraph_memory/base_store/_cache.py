@@ -33,7 +33,8 @@ from typing import Any, Callable, Hashable, Sequence
 
 from langgraph.store.base import Item, SearchOp
 
-from langgraph_memory.base_store._items import engine_exact, is_memory, to_item
+from langgraph_memory.base_store._items import is_memory, to_item
+from langgraph_memory.store._checks import engine_exact
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.backends._base import env_count
 

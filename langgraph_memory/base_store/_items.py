@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Mapping
 from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store._checks import TIME_MIN, check_minutes, stored_time
+from langgraph_memory.store._checks import TIME_MIN, check_minutes, engine_exact, stored_time
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.records import Memory, namespace_from_key, namespace_key
 
@@ -90,19 +90,6 @@ def check_value(value: Any) -> dict[str, Any]:
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidItemValueError(f"an item's value must be JSON-serialisable: {exc}") from None
     return json.loads(encoded)
-
-
-def engine_exact(value: Any) -> bool:
-    """Whether Qdrant Edge gives ``value`` back as it is: an integer outside 64 bits comes
-    back a float, and a float may come back one unit in the last place off (its JSON parser;
-    ``docs/upstream/qdrant-edge-floats.md``)."""
-    if type(value) is dict:
-        return all(engine_exact(v) for v in value.values())
-    if type(value) is list:
-        return all(engine_exact(v) for v in value)
-    if type(value) is float:
-        return False
-    return type(value) is not int or -(2**63) <= value < 2**64
 
 
 def check_unicode(field: str, text: str) -> str:

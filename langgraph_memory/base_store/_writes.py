@@ -28,14 +28,13 @@ from langgraph_memory.base_store._items import (
     check_key,
     check_namespace,
     check_value,
-    engine_exact,
     is_memory,
     item_point_id,
     memory_value,
     owns,
 )
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import check_minutes
+from langgraph_memory.store._checks import check_minutes, engine_exact
 from langgraph_memory.store._reads import history_chain
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
 from langgraph_memory.store.records import Memory, namespace_key, new_memory

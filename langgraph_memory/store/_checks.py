@@ -154,6 +154,19 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
     return json.loads(encoded)
 
 
+def engine_exact(value: Any) -> bool:
+    """Whether Qdrant Edge gives ``value`` back as it is: an integer outside 64 bits comes
+    back a float, and a float may come back one unit in the last place off (its JSON parser;
+    ``docs/upstream/qdrant-edge-floats.md``)."""
+    if type(value) is dict:
+        return all(engine_exact(v) for v in value.values())
+    if type(value) is list:
+        return all(engine_exact(v) for v in value)
+    if type(value) is float:
+        return False
+    return type(value) is not int or -(2**63) <= value < 2**64
+
+
 def clean_query(text: str, max_chars: int = MAX_QUERY_CHARS) -> str:
     """User text made safe to embed, never an error: lone surrogates and control
     characters become spaces, and it is cut to ``max_chars``. The pre-hook searches with

@@ -3,6 +3,7 @@ applies to a new memory, plus the links and counters a stored record carries."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any, Mapping
 
@@ -15,6 +16,7 @@ from langgraph_memory.store.records import (
     KIND_DEFAULT_TYPE,
     MAX_CONTENT_CHARS,
     Memory,
+    metadata_fields,
     namespace_from_key,
     namespace_key,
     validate_category,
@@ -32,7 +34,7 @@ __all__ = ["validate_payload"]
 _PAYLOAD_KEYS = frozenset(Memory(id="", content="", namespace=("x",)).to_payload()) | {
     "vitality_at", "archived_at",
     # Written only when set (records.Memory.to_payload).
-    "links", "channel", "forgotten_at", "forgotten_reason",
+    "links", "channel", "forgotten_at", "forgotten_reason", "metadata_json",
 }
 
 
@@ -103,7 +105,22 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
         raise InvalidMemoryError("superseded_by", "must be the id of the successor of a superseded memory, else null")
     if check_metadata(payload.get("metadata")) != payload.get("metadata", {}):
         raise InvalidMemoryError("metadata", "must be plain JSON data")
-    return {**payload, "ns_prefixes": expected}
+    return {**payload, **_exact_metadata(payload), "ns_prefixes": expected}
+
+
+def _exact_metadata(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The metadata fields rebuilt from the exact copy when the record has one, so a filter
+    (on ``metadata``) and a read (of ``metadata_json``) cannot be told two different things."""
+    exact = payload.get("metadata_json")
+    if exact is None:
+        return {}
+    if not isinstance(exact, str):
+        raise InvalidMemoryError("metadata_json", "must be the metadata as JSON text")
+    try:
+        metadata = json.loads(exact)
+    except (ValueError, RecursionError):
+        raise InvalidMemoryError("metadata_json", "must be the metadata as JSON text") from None
+    return metadata_fields(check_metadata(metadata, "metadata_json"))
 
 
 def _is_uuid(value: Any) -> bool:

@@ -18,7 +18,7 @@ from langgraph_memory.store._reads import check_memory_id, live_where, points_by
 from langgraph_memory.store._reasons import in_words
 from langgraph_memory.store._reconcile import reconcile
 from langgraph_memory.store.backends import Backend, DenseQuery, Hit, SparseQuery, StoredPoint
-from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, namespace_key
+from langgraph_memory.store.records import MAX_CONTENT_CHARS, Memory, Namespace, metadata_fields, namespace_key
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
@@ -211,7 +211,7 @@ class Writer:
                 merged = _merge_metadata(old.metadata, memory.metadata)
                 if merged != old.metadata:
                     try:
-                        self.backend.set_payload([old.id], {"metadata": merged})
+                        self.backend.set_payload([old.id], metadata_fields(merged))
                     except Exception:
                         if self.backend.retrieve([old.id]):
                             raise

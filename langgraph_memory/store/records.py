@@ -6,6 +6,7 @@ This module knows nothing about Qdrant or LangGraph. It turns user input into a 
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
@@ -21,6 +22,7 @@ from langgraph_memory.store._checks import (
     check_metadata,
     check_number,
     check_text,
+    engine_exact,
     stored_time,
 )
 from langgraph_memory.store._durations import duration_seconds
@@ -334,6 +336,8 @@ class Memory:
             "forgotten_reason": self.forgotten_reason,
         }
         payload.update((k, v) for k, v in optional.items() if v is not None)
+        if not engine_exact(payload["metadata"]):
+            payload.update(metadata_fields(payload["metadata"]))
         return payload
 
     @classmethod
@@ -357,7 +361,7 @@ class Memory:
             status=payload.get("status", "live"),
             supersedes=tuple(payload.get("supersedes") or ()),
             superseded_by=payload.get("superseded_by"),
-            metadata=dict(payload.get("metadata") or {}),
+            metadata=_metadata(payload),
             # Stores written before vitality existed read as "as alive as it is important".
             vitality=None if payload.get("vitality") is None else float(payload["vitality"]),
             links=tuple(dict(link) for link in payload.get("links") or ()),
@@ -368,6 +372,20 @@ class Memory:
 
     def evolve(self, **changes: Any) -> "Memory":
         return replace(self, **changes)
+
+
+def metadata_fields(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """The payload fields that hold ``metadata`` (checked JSON): filters read ``metadata``;
+    reads return ``metadata_json``, an exact copy written when the engine would not give the
+    metadata back as it is (Qdrant Edge: floats, integers past 64 bits), else ``None``.
+    Every write of a memory's metadata writes both."""
+    exact = None if engine_exact(metadata) else json.dumps(metadata, ensure_ascii=False)
+    return {"metadata": dict(metadata), "metadata_json": exact}
+
+
+def _metadata(payload: Mapping[str, Any]) -> dict[str, Any]:
+    exact = payload.get("metadata_json")
+    return json.loads(exact) if type(exact) is str else dict(payload.get("metadata") or {})
 
 
 def new_memory(
