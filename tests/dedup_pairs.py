@@ -1289,6 +1289,12 @@ ROUND_9: list[DedupPair] = [
     DedupPair("Les horaires de Léa sont 9h", "les horaires de léa sont 10h", "different", "fr"),
     DedupPair("Emma's phone is an iPhone", "emma's phone is cracked", "different", "en"),
     DedupPair("The user's team plays at 3pm", "the user's team plays at 5pm on Sundays", "different", "en"),
+    DedupPair("My son's school is Oakfield Primary", "my son's school is Elm Park", "different", "en"),
+    DedupPair("The kids' swimming lesson is at 5pm", "the kids' swimming lesson is at 6pm", "correction", "en"),
+    DedupPair("Her brother's wife is called Ines", "her brother's wife is called Marta", "different", "en"),
+    DedupPair("Project Alpha's deadline is March 3", "project Beta's deadline is March 10", "different", "en"),
+    DedupPair("Mia's meeting is at 3", "mia's meeting is at 3 on Friday", "refinement", "en"),
+    DedupPair("The user's email is sam@example.org", "the user's email is sam.k@example.org", "correction", "en"),
 ]
 
 ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5,

@@ -65,7 +65,9 @@ class _Frame:
     link: int  # where the link stands (-1: no copula nor relation, a verb after a noun head)
     head: tuple[str, ...]  # what the slot is, without its owner: ("accountant",), ("couleur", "<favourite>")
     person: bool  # the head is a person (a name or a pronoun), not a noun phrase
-    plural: bool  # a plural noun head: "Ottilie's parents", "les enfants de Lisette", "Chen's neighbours are"
+    # A plural noun head ("Ottilie's parents", "les enfants de Lisette", "Chen's neighbours are"), or the slot of one
+    # relative among several ("my son's school"): more than one value may be held.
+    plural: bool
     more: bool  # an accumulation marker anywhere: "also", "another", "en plus", "l'autre"
 
 
@@ -100,7 +102,7 @@ def _kind(raw: str, stem: str, titled: bool) -> str:
 @lru_cache(maxsize=4096)
 def _frame(text: str) -> _Frame | None:
     """The statement's frame, or ``None`` when it is no single clause about one slot (negated, past, empty)."""
-    raw = _TOKEN.findall(_spelled(text))
+    raw = _TOKEN.findall(_spelled(re.sub(r"(?<=s)['’](?=\s)", " s", text)))  # "the kids' lesson": owned
     plain = [_fold(w) for w in raw]
     if not raw or any(w in _NEGATION for w in plain) or any(w in _PAST_EN | _PAST_FR for w in plain):
         return None
@@ -158,6 +160,7 @@ def _frame(text: str) -> _Frame | None:
         before = tokens[:link]
     first = plain[0]
     person = link > 0 and len(before) == 1 and first not in owned  # "Magnus works at", "elle habite à"
+    cut = -1
     if person:
         head: tuple[str, ...] = ()
         plural = first in _plain("they ils elles")
@@ -175,6 +178,8 @@ def _frame(text: str) -> _Frame | None:
         said = raws[len(before) - 1 if link < 0 else de - 1].lower()
         plural = first in _PLURAL_HEADS or bool(set(copulas) & _PLURAL_COPULAS) or any(t in _JOINED for t in before) \
             or (first not in _FRENCH_SINGULAR and bool(re.fullmatch(r"[a-z]*[^siu']s", said)) == (link >= 0))
+    # A slot of one relative among several: "my son's school" may be either son's.
+    plural = plural or any(t in _SEVERAL and re.fullmatch(r".*[^sx]", raws[i].lower()) for i, t in enumerate(before[:cut]))
     return _Frame(tuple(tokens), tuple(kinds), link, head, person, plural, accumulates(text))
 
 
@@ -186,7 +191,7 @@ def held_apart(new: str, old: str) -> str | None:
     if n is None or o is None:
         return None
     if n.plural or o.plural:
-        return "a plural slot holds more than one value"
+        return "a plural slot, or one of several people's, holds more than one value"
     if set(n.head) & set(o.head) & _SEVERAL:
         return f"one of several: {' '.join(sorted(set(n.head) & set(o.head) & _SEVERAL))}"
     if n.link >= 0 and o.link >= 0 and n.head and o.head and n.head != o.head and not set(n.head) & set(o.head) & {"<favourite>"}:
