@@ -26,7 +26,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from langgraph_memory.store._quantities import canonical as _canonical
-from langgraph_memory.store._statements import (_COPULAS, _EXCLUSIVE, _KIN, _NEGATION, _PAST_EN, _PAST_FR, _PRONOUNS,
+from langgraph_memory.store._statements import (_CHANGING, _COPULAS, _EXCLUSIVE, _KIN, _NEGATION, _PAST_EN, _PAST_FR, _PRONOUNS,
                                                 _SLOT_OF, _STATUS, _TIME, _TITLES, _TOKEN, _UPDATE, _named,
                                                 _spelled)
 from langgraph_memory.store._wordforms import _SYNONYMS, _fold, _plain, _stem, _words
@@ -188,8 +188,8 @@ def held_apart(new: str, old: str) -> str | None:
     between them is a correction: another head ("Wren's accountant" / "wren's lawyer"), or a plural one ("Ottilie's
     parents live in York" / "in Hull")."""
     n, o = _frame(new), _frame(old)
-    if n is None or o is None:
-        return None
+    if n is None or o is None or _CHANGING & {_fold(w) for w in _TOKEN.findall(new)}:
+        return None  # "Ottilie's parents moved to Hull": a change said happened, for the other rules to read
     if n.plural or o.plural:
         return "a plural slot, or one of several people's, holds more than one value"
     if set(n.head) & set(o.head) & _SEVERAL:
