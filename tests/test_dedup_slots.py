@@ -42,6 +42,9 @@ MINILM = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
         ("Le numéro de portable de Lisette finit par 42", "le numéro de portable de lisette finit par 57", "42 -> 57"),
         # a plural owner owns one slot
         ("The kids' swimming lesson is at 5pm", "the kids' swimming lesson is at 6pm", "t1700 -> t1800"),
+        # a recurring thing on a given day happens at one time, whoever does it
+        ("Idris swims on Mondays at 7am", "idris swims on mondays at 8am", "time on monday: t0700 -> t0800"),
+        ("Yann joue au foot le mardi à 18h", "yann joue au foot le mardi à 19h30", "time on mardi: t1800 -> t1930"),
     ],
 )
 def test_one_value_swapped_in_a_single_value_slot_is_a_correction(old, new, swap):
@@ -59,6 +62,8 @@ def test_one_value_swapped_in_a_single_value_slot_is_a_correction(old, new, swap
         ("Our kitchen is blue", "our kitchen is small"),  # ordinary words outside a slot of choice
         ("Our flat is near the station", "our flat is near the park"),
         ("Zofia swims at 7am", "zofia swims at 6pm"),  # a person's habit holds two times
+        ("Idris swims on Mondays at 7am", "idris swims on fridays at 7am"),  # and two days
+        ("Idris swims on Mondays and Fridays at 7am", "idris swims on mondays at 8am"),
         ("Yann joue au foot le mardi", "yann joue au foot le jeudi"),
         ("Sakura likes autumn", "sakura likes spring"),  # likes and languages accumulate
         ("Lisette parle anglais", "lisette parle espagnol"),
@@ -82,6 +87,10 @@ def test_no_single_value_swap_where_the_slot_differs_or_holds_several(old, new):
         ("My son's school is Oakfield Primary", "my son's school is Elm Park", "several"),
         ("Priya's daughter is called Lily", "priya's daughter is called Rose", "several"),
         ("Le frère de Malik s'appelle Karim", "le frère de malik s'appelle Nabil", "several"),
+        # living or working with someone, working on something: several at a time
+        ("Ana lives with Tom", "ana lives with Marc", "alongside"),
+        ("Paul travaille avec Marc", "paul travaille avec Julien", "alongside"),
+        ("Ana works on Project Atlas", "ana works on Project Beacon", "alongside"),
     ],
 )
 def test_held_apart_keeps_both_without_a_change_word(old, new, why):

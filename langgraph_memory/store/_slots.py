@@ -55,7 +55,9 @@ _FUNCTIONAL = {"<residence>", "<job>", "<name>", "<relationship>"}
 _WEEKDAYS = _words("monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi "
                    "samedi dimanche weekend weekday weekdays")
 # A value is introduced by one of these after a verb ("ends in 7731", "finit par 42", "lands at 6pm").
-_INTRODUCERS = _plain("in at on to by for par a au en de d chez avec with")
+_INTRODUCERS = _plain("in at on to by for par a au en de d chez avec with sur")
+# Living or working *with* someone, working *on* something: companions and projects, several at a time.
+_ALONGSIDE = _plain("with avec on sur")
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,10 @@ def _kind(raw: str, stem: str, titled: bool) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _frame(text: str) -> _Frame | None:
-    """The statement's frame, or ``None`` when it is no single clause about one slot (negated, past, empty)."""
+def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str] | None:
+    """A statement's words normalised for comparing frames (copulas "=", relation words their slot key, articles,
+    titles and change words left out), each word's kind of value, its written form, the copulas said, and its
+    first word; ``None`` when it is negated, in the past or empty."""
     raw = _TOKEN.findall(_spelled(re.sub(r"(?<=s)['’](?=\s)", " s", text)))  # "the kids' lesson": owned
     plain = [_fold(w) for w in raw]
     if not raw or any(w in _NEGATION for w in plain) or any(w in _PAST_EN | _PAST_FR for w in plain):
@@ -140,6 +144,16 @@ def _frame(text: str) -> _Frame | None:
     for i in range(len(tokens) - 2, -1, -1):
         if tokens[i] == "=" and tokens[i + 1] in _FUNCTIONAL:
             del tokens[i], kinds[i], raws[i]
+    return tuple(tokens), tuple(kinds), tuple(raws), tuple(copulas), plain[0]
+
+
+@lru_cache(maxsize=4096)
+def _frame(text: str) -> _Frame | None:
+    """The statement's frame, or ``None`` when it is no single clause about one slot (negated, past, empty)."""
+    read = _read(text)
+    if read is None:
+        return None
+    tokens, kinds, raws, copulas, first = read
     # The link: the first copula, else the first relation word that is no noun owned by someone ("Ottilie's
     # partner works at": "partner" is the head).
     owned = {"s"} | _SINGULAR_HEADS | _PLURAL_HEADS
@@ -158,7 +172,6 @@ def _frame(text: str) -> _Frame | None:
         before = tokens[:value]
     else:
         before = tokens[:link]
-    first = plain[0]
     person = link > 0 and len(before) == 1 and first not in owned  # "Magnus works at", "elle habite à"
     cut = -1
     if person:
@@ -192,6 +205,9 @@ def held_apart(new: str, old: str) -> str | None:
         return None  # "Ottilie's parents moved to Hull": a change said happened, for the other rules to read
     if n.plural or o.plural:
         return "a plural slot, or one of several people's, holds more than one value"
+    if any(f.link >= 0 and f.tokens[f.link] in ("<residence>", "<job>") and f.tokens[f.link + 1: f.link + 2]
+           and f.tokens[f.link + 1] in _ALONGSIDE for f in (n, o)):
+        return "lives or works alongside several"
     if set(n.head) & set(o.head) & _SEVERAL:
         return f"one of several: {' '.join(sorted(set(n.head) & set(o.head) & _SEVERAL))}"
     if n.link >= 0 and o.link >= 0 and n.head and o.head and n.head != o.head and not set(n.head) & set(o.head) & {"<favourite>"}:
@@ -199,10 +215,30 @@ def held_apart(new: str, old: str) -> str | None:
     return None
 
 
+def _time_on_a_day(new: str, old: str) -> str | None:
+    """A recurring thing on a given day happens at one time on it, whoever does it: "swims on Mondays at 7" ->
+    "at 8", "joue au foot le mardi à 18h" -> "à 19h". (Without the day, two times may both hold: "swims at 7am" /
+    "at 6pm"; two days joined hold two times.)"""
+    n, o = _read(new), _read(old)
+    if n is None or o is None or accumulates(new) or accumulates(old) or _JOINED & set(n[0] + o[0]):
+        return None
+    ops = [op for op in SequenceMatcher(None, o[0], n[0], autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    days = [t for t, k in zip(o[0][:i1] + o[0][i2:], o[1][:i1] + o[1][i2:]) if k == "day"]
+    if i2 - i1 != 1 or j2 - j1 != 1 or o[1][i1] != "clock" or n[1][j1] != "clock" or len(days) != 1:
+        return None
+    return f"time on {days[0]}: {o[0][i1]} -> {n[0][j1]}"
+
+
 def single_value_swap(new: str, old: str) -> str | None:
     """Why new corrects old by giving one slot a new value, or ``None``: the same singular head and link, nothing
     marking accumulation, and one stretch of the value swapped for one of the same kind ("our dentist is Dr
     Okafor" -> "our dentist is dr lindqvist", "la voiture de Margaux est une Peugeot" -> "c'est une Dacia")."""
+    timed = _time_on_a_day(new, old)
+    if timed:
+        return timed
     n, o = _frame(new), _frame(old)
     if n is None or o is None or n.more or o.more or n.plural or o.plural or n.person != o.person:
         return None
@@ -221,6 +257,8 @@ def single_value_swap(new: str, old: str) -> str | None:
     if n.person or link in _FUNCTIONAL:
         i1 += i2 - i1 > 1 and o.tokens[i1] in _INTRODUCERS
         j1 += j2 - j1 > 1 and n.tokens[j1] in _INTRODUCERS
+    if held_apart(new, old):
+        return None
     start = o.link if o.link >= 0 else len(o.head)
     if i1 <= start or j1 <= (n.link if n.link >= 0 else len(n.head)):
         return None  # the swap must lie in the value, after the head and its link
