@@ -1311,6 +1311,16 @@ ROUND_9: list[DedupPair] = [
     DedupPair("Idris swims on Mondays at 7am", "idris swims on fridays at 7am", "different", "en"),
     DedupPair("Idris swims at 7am", "idris swims at 6pm", "different", "en"),
     DedupPair("Yann joue au foot le mardi à 18h", "yann joue aussi au foot le mardi à 20h", "different", "fr"),
+    DedupPair("Ana's client is Acme", "ana's client is Globex", "different", "en"),
+    DedupPair("Le prof de Léo est Mme Petit", "le prof de léo c'est M. Blanc", "different", "fr"),
+    DedupPair("Ana's contract ends in June", "ana's contract ends in September", "correction", "en"),
+    DedupPair("Tom's hometown is Leeds", "tom's hometown is York", "correction", "en"),
+    DedupPair("Ruth's dentist is Dr Blanc", "her dentist is dr Petit", "correction", "en"),
+    DedupPair("Le chien de Ninon s'appelle Filou", "son chien s'appelle Praline", "correction", "fr"),
+    DedupPair("Kofi works at Arup", "he works at Atkins", "correction", "en"),
+    DedupPair("Ruth's dentist is Dr Blanc", "her brother's dentist is dr Petit", "different", "en"),
+    DedupPair("Le chien de Ninon s'appelle Filou", "le chien de sa voisine s'appelle Praline", "different", "fr"),
+    DedupPair("Ruth's dentist is Dr Blanc", "her hygienist is dr Petit", "different", "en"),
 ]
 
 ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5,

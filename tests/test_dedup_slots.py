@@ -42,6 +42,9 @@ MINILM = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
         ("Le numéro de portable de Lisette finit par 42", "le numéro de portable de lisette finit par 57", "42 -> 57"),
         # a plural owner owns one slot
         ("The kids' swimming lesson is at 5pm", "the kids' swimming lesson is at 6pm", "t1700 -> t1800"),
+        # the owner named on one side, said by a pronoun on the other
+        ("Ruth's dentist is Dr Blanc", "her dentist is dr Petit", "blanc -> petit"),
+        ("Le chien de Ninon s'appelle Filou", "son chien s'appelle Praline", "filou -> pralin"),
         # a recurring thing on a given day happens at one time, whoever does it
         ("Idris swims on Mondays at 7am", "idris swims on mondays at 8am", "time on monday: t0700 -> t0800"),
         ("Yann joue au foot le mardi à 18h", "yann joue au foot le mardi à 19h30", "time on mardi: t1800 -> t1930"),
@@ -69,6 +72,8 @@ def test_one_value_swapped_in_a_single_value_slot_is_a_correction(old, new, swap
         ("Lisette parle anglais", "lisette parle espagnol"),
         ("Ivo's shop opens at 8", "ivo's shop opens at 10 on Sundays"),  # two values swapped at once
         ("Her favourite film is Heat", "her favourite series is Ronin"),  # another head
+        ("Ruth's dentist is Dr Blanc", "her brother's dentist is dr Petit"),  # another owner
+        ("Le chien de Ninon s'appelle Filou", "le chien de sa voisine s'appelle Praline"),
         ("Dario isn't married to Ana", "dario is married to Eva"),  # a negation is no value
         ("Wren's accountant was Ms Delaney", "wren's accountant is ms okoye"),  # the past is another fact
     ],

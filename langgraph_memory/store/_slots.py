@@ -44,10 +44,13 @@ _TITLE_WORDS = _TITLES | _plain("docteure ms")
 # Who owns the slot: a possessive determiner (singular or plural head) or a definite article.
 _SINGULAR_HEADS = _plain("my our his her their your its mon ma notre son sa leur votre ton ta le la l the")
 _PLURAL_HEADS = _plain("mes nos ses leurs les tes vos")
+_THIRD_PERSON = _plain("his her their its son sa leur")  # an owner said by a pronoun
 _FRENCH_SINGULAR = _plain("mon ma notre son sa leur votre ton ta le la l")
-# Relatives one may have several of: "my daughter", "le frère de Malik" name one among them, not a slot. (One
-# mother, one boss: those are slots.)
-_SEVERAL = _KIN - _words("mother father mom mum dad mere pere maman papa boss manager patron chef")
+# People one may have several of: "my daughter", "le frère de Malik", "her client", "le prof de Léo" name one
+# among them, not a slot. (One mother, one boss: those are slots.)
+_SEVERAL = _KIN - _words("mother father mom mum dad mere pere maman papa boss manager patron chef") | _words(
+    "client customer patient student pupil teacher tutor coach teammate roommate flatmate housemate cliente "
+    "patiente eleve etudiant etudiante prof professeur coequipier coequipiere colocataire coloc")
 _VALUES = {"name", "number", "clock", "date", "day"}
 _PLURAL_COPULAS = _plain("are were sont etaient seront")
 # The relations that hold one value at a time: where one lives, where one works, one's name, one's partner.
@@ -71,6 +74,9 @@ class _Frame:
     # relative among several ("my son's school"): more than one value may be held.
     plural: bool
     more: bool  # an accumulation marker anywhere: "also", "another", "en plus", "l'autre"
+    at: int = -1  # where the value's frame ends: the link, or the word introducing a value after a verb
+    owner: tuple[int, int] = (0, 0)  # where the owner stands: "Ruth's", "her", "de Ninon", "Magnus"
+    named: str = ""  # the owner is one name ("name") or a third-person pronoun ("pronoun"), else ""
 
 
 def _slot(token: str | None) -> str | None:
@@ -174,9 +180,11 @@ def _frame(text: str) -> _Frame | None:
         before = tokens[:link]
     person = link > 0 and len(before) == 1 and first not in owned  # "Magnus works at", "elle habite à"
     cut = -1
+    at = link if link >= 0 else len(before)
     if person:
         head: tuple[str, ...] = ()
         plural = first in _plain("they ils elles")
+        owner, named = (0, 1), "pronoun" if first in _PRONOUNS else "name"
     else:
         # The owner: what stands before the last "'s", or after the last "de" / "d'" / "du" / "des" in French.
         cut = max((i for i, t in enumerate(before) if t == "s"), default=-1)
@@ -188,12 +196,20 @@ def _frame(text: str) -> _Frame | None:
         # Plural: said by the determiner in French, by the copula, or by the head noun itself ("parents live").
         # In English the head noun says it ("parents live in"), or, with no copula nor relation, the verb that ends
         # the head does ("number ends in", "kids finish at").
+        # The owner's place, and whether it is one name or a pronoun: "Ruth's", "her", "de Ninon", "son".
+        if cut >= 0:
+            owner, named = (0, cut + 1), "name" if cut == 1 else ""
+        elif de < len(before) and link >= 0:
+            owner, named = (de, len(before)), "name" if len(before) - de == 2 else ""
+        else:
+            owner, named = (0, 1), "pronoun" if first in _THIRD_PERSON else ""
         said = raws[len(before) - 1 if link < 0 else de - 1].lower()
         plural = first in _PLURAL_HEADS or bool(set(copulas) & _PLURAL_COPULAS) or any(t in _JOINED for t in before) \
             or (first not in _FRENCH_SINGULAR and bool(re.fullmatch(r"[a-z]*[^siu']s", said)) == (link >= 0))
     # A slot of one relative among several: "my son's school" may be either son's.
-    plural = plural or any(t in _SEVERAL and re.fullmatch(r".*[^sx]", raws[i].lower()) for i, t in enumerate(before[:cut]))
-    return _Frame(tuple(tokens), tuple(kinds), link, head, person, plural, accumulates(text))
+    plural = plural or any(t in _SEVERAL and re.fullmatch(r".*[^sx]", raws[i].lower())
+                           for i, t in enumerate(before[:max(cut, 0)]))
+    return _Frame(tuple(tokens), tuple(kinds), link, head, person, plural, accumulates(text), at, owner, named)
 
 
 def held_apart(new: str, old: str) -> str | None:
@@ -232,6 +248,12 @@ def _time_on_a_day(new: str, old: str) -> str | None:
     return f"time on {days[0]}: {o[0][i1]} -> {n[0][j1]}"
 
 
+def _owned(f: _Frame) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """A frame's words and kinds without its owner, and where its value's frame ends then."""
+    s, e = f.owner
+    return f.tokens[:s] + f.tokens[e:], f.kinds[:s] + f.kinds[e:], f.at - (e - s if e <= f.at else 0)
+
+
 def single_value_swap(new: str, old: str) -> str | None:
     """Why new corrects old by giving one slot a new value, or ``None``: the same singular head and link, nothing
     marking accumulation, and one stretch of the value swapped for one of the same kind ("our dentist is Dr
@@ -248,26 +270,30 @@ def single_value_swap(new: str, old: str) -> str | None:
     after = o.tokens[o.link + 1] if 0 <= o.link < len(o.tokens) - 1 else None
     if n.person and _slot(link) not in _FUNCTIONAL and not (link == "=" and _slot(after) in _FUNCTIONAL):
         return None  # a person holds one value only in a relation: "lives in", "works at", "is married to"
-    ops = [op for op in SequenceMatcher(None, o.tokens, n.tokens, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if held_apart(new, old):
+        return None
+    # The same owner, or one said by a pronoun the other names: "Ruth's dentist is Dr Blanc" / "her dentist is dr
+    # petit", "le chien de Ninon" / "son chien".
+    (o_tokens, o_kinds, o_at), (n_tokens, n_kinds, n_at) = _owned(o), _owned(n)
+    if o.tokens[slice(*o.owner)] == n.tokens[slice(*n.owner)] or {o.named, n.named} != {"name", "pronoun"}:
+        (o_tokens, o_kinds, o_at), (n_tokens, n_kinds, n_at) = (o.tokens, o.kinds, o.at), (n.tokens, n.kinds, n.at)
+    ops = [op for op in SequenceMatcher(None, o_tokens, n_tokens, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(ops) != 1 or ops[0][0] != "replace":
         return None
     _, i1, i2, j1, j2 = ops[0]
     # "works at Siemens" / "works for Bosch", "mariée à Paul" / "mariée avec Gérard": in a relation, the value's
     # introducer may change with it.
     if n.person or link in _FUNCTIONAL:
-        i1 += i2 - i1 > 1 and o.tokens[i1] in _INTRODUCERS
-        j1 += j2 - j1 > 1 and n.tokens[j1] in _INTRODUCERS
-    if held_apart(new, old):
-        return None
-    start = o.link if o.link >= 0 else len(o.head)
-    if i1 <= start or j1 <= (n.link if n.link >= 0 else len(n.head)):
+        i1 += i2 - i1 > 1 and o_tokens[i1] in _INTRODUCERS
+        j1 += j2 - j1 > 1 and n_tokens[j1] in _INTRODUCERS
+    if i1 <= o_at or j1 <= n_at:
         return None  # the swap must lie in the value, after the head and its link
-    gone, came = o.tokens[i1:i2], n.tokens[j1:j2]
-    kinds = set(o.kinds[i1:i2]) | set(n.kinds[j1:j2])
+    gone, came = o_tokens[i1:i2], n_tokens[j1:j2]
+    kinds = set(o_kinds[i1:i2]) | set(n_kinds[j1:j2])
     if len(gone) > 3 or len(came) > 3 or len(kinds) != 1 or any(t in _JOINED for t in gone + came):
         return None
     [kind] = kinds
-    if o.link < 0 and (kind not in ("number", "clock", "date") or o.tokens[i1 - 1] not in _INTRODUCERS):
+    if o.link < 0 and (kind not in ("number", "clock", "date") or o_tokens[i1 - 1] not in _INTRODUCERS):
         return None  # after any verb, only a number, a time or a date given by a preposition ("ends in 7731")
     if kind in ("day", "link") or (kind == "word" and "<favourite>" not in o.head):
         return None  # a weekday may be one of several; an ordinary word is one value only of a choice
