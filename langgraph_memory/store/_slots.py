@@ -44,7 +44,7 @@ _TITLE_WORDS = _TITLES | _plain("docteure ms")
 # Who owns the slot: a possessive determiner (singular or plural head) or a definite article.
 _SINGULAR_HEADS = _plain("my our his her their your its mon ma notre son sa leur votre ton ta le la l the")
 _PLURAL_HEADS = _plain("mes nos ses leurs les tes vos")
-_THIRD_PERSON = _plain("his her their its son sa leur")  # an owner said by a pronoun
+_THIRD_PERSON = _plain("his her its son sa")  # an owner said by a pronoun ("their car" may be a household's)
 _FRENCH_SINGULAR = _plain("mon ma notre son sa leur votre ton ta le la l")
 # People one may have several of: "my daughter", "le frère de Malik", "her client", "le prof de Léo" name one
 # among them, not a slot. (One mother, one boss: those are slots.)
@@ -60,7 +60,7 @@ _WEEKDAYS = _words("monday tuesday wednesday thursday friday saturday sunday lun
 # A value is introduced by one of these after a verb ("ends in 7731", "finit par 42", "lands at 6pm").
 _INTRODUCERS = _plain("in at on to by for par a au en de d chez avec with sur")
 # Living or working *with* someone, working *on* something: companions and projects, several at a time.
-_ALONGSIDE = _plain("with avec on sur")
+_ALONGSIDE = {(key, p) for key in ("<residence>", "<job>") for p in ("with", "avec")} | {("<job>", "on"), ("<job>", "sur")}
 
 
 @dataclass(frozen=True)
@@ -221,8 +221,8 @@ def held_apart(new: str, old: str) -> str | None:
         return None  # "Ottilie's parents moved to Hull": a change said happened, for the other rules to read
     if n.plural or o.plural:
         return "a plural slot, or one of several people's, holds more than one value"
-    if any(f.link >= 0 and f.tokens[f.link] in ("<residence>", "<job>") and f.tokens[f.link + 1: f.link + 2]
-           and f.tokens[f.link + 1] in _ALONGSIDE for f in (n, o)):
+    if any(f.link >= 0 and f.tokens[f.link + 1: f.link + 2] and (f.tokens[f.link], f.tokens[f.link + 1]) in _ALONGSIDE
+           for f in (n, o)):
         return "lives or works alongside several"
     if set(n.head) & set(o.head) & _SEVERAL:
         return f"one of several: {' '.join(sorted(set(n.head) & set(o.head) & _SEVERAL))}"
