@@ -39,7 +39,8 @@ MINILM = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
          "bleu -> vert"),
         # after any verb, a number or a time given by a preposition
         ("Ottilie's phone number ends in 7731", "ottilie's phone number ends in 2208", "7731 -> 2208"),
-        ("Le numéro de portable de Lisette finit par 42", "le numéro de portable de lisette finit par 57", "42 -> 57"),
+        ("Le numéro de portable de Lisette finit par 42", "le numéro de portable de lisette finit par 57",
+         "42 -> 57"),
         # a plural owner owns one slot
         ("The kids' swimming lesson is at 5pm", "the kids' swimming lesson is at 6pm", "t1700 -> t1800"),
         # the owner named on one side, said by a pronoun on the other

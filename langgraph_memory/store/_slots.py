@@ -26,7 +26,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from langgraph_memory.store._quantities import canonical as _canonical
-from langgraph_memory.store._statements import (_CHANGING, _COPULAS, _EXCLUSIVE, _KIN, _NEGATION, _PAST_EN, _PAST_FR, _PRONOUNS,
+from langgraph_memory.store._statements import (_CHANGING, _COPULAS, _KIN, _NEGATION, _PAST_EN, _PAST_FR, _PRONOUNS,
                                                 _SLOT_OF, _STATUS, _TIME, _TITLES, _TOKEN, _UPDATE, _named,
                                                 _spelled)
 from langgraph_memory.store._wordforms import _SYNONYMS, _fold, _plain, _stem, _words
@@ -60,7 +60,8 @@ _WEEKDAYS = _words("monday tuesday wednesday thursday friday saturday sunday lun
 # A value is introduced by one of these after a verb ("ends in 7731", "finit par 42", "lands at 6pm").
 _INTRODUCERS = _plain("in at on to by for par a au en de d chez avec with sur")
 # Living or working *with* someone, working *on* something: companions and projects, several at a time.
-_ALONGSIDE = {(key, p) for key in ("<residence>", "<job>") for p in ("with", "avec")} | {("<job>", "on"), ("<job>", "sur")}
+_ALONGSIDE = {(key, p) for key in ("<residence>", "<job>") for p in ("with", "avec")} | {
+    ("<job>", "on"), ("<job>", "sur")}
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,8 @@ def _frame(text: str) -> _Frame | None:
     else:
         # The owner: what stands before the last "'s", or after the last "de" / "d'" / "du" / "des" in French.
         cut = max((i for i, t in enumerate(before) if t == "s"), default=-1)
-        de = max((i for i, t in enumerate(before) if t in ("de", "d", "du", "des") and i > cut + 1), default=len(before))
+        de = max((i for i, t in enumerate(before) if t in ("de", "d", "du", "des") and i > cut + 1),
+                 default=len(before))
         head = tuple(before[cut + 1:de])
         head = head[1:] if cut < 0 and head[:1] and head[0] in owned else head  # "my car", "son chien"
         if not head or not (first in owned or cut >= 0):
@@ -226,7 +228,8 @@ def held_apart(new: str, old: str) -> str | None:
         return "lives or works alongside several"
     if set(n.head) & set(o.head) & _SEVERAL:
         return f"one of several: {' '.join(sorted(set(n.head) & set(o.head) & _SEVERAL))}"
-    if n.link >= 0 and o.link >= 0 and n.head and o.head and n.head != o.head and not set(n.head) & set(o.head) & {"<favourite>"}:
+    if n.link >= 0 and o.link >= 0 and n.head and o.head and n.head != o.head \
+            and "<favourite>" not in set(n.head) & set(o.head):
         return f"another slot: {' '.join(o.head)} / {' '.join(n.head)}"
     return None
 
