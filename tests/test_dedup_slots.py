@@ -129,7 +129,8 @@ def test_accumulation_markers_are_read(text):
     assert accumulates(text)
 
 
-@pytest.mark.parametrize("text", ["Dario's car is a Mazda", "la voiture de margaux c'est une Dacia", ""])
+@pytest.mark.parametrize("text", ["Dario's car is a Mazda", "la voiture de margaux c'est une Dacia", "",
+                                  "Pierre habite au deuxième étage", "Omid's second job was at a bakery"])
 def test_statements_without_a_marker_do_not_accumulate(text):
     assert not accumulates(text)
 
@@ -155,7 +156,7 @@ VALUES = {
     "hours": st.integers(1, 11).map(str),
 }
 MARKERS = ["also", "too", "as well", "another", "other", "a second", "aussi", "en plus", "de plus", "l'autre",
-           "autre", "également", "in addition", "one more", "additional", "extra", "deuxième"]
+           "autre", "également", "in addition", "one more", "additional", "extra", "une deuxième", "un second"]
 
 
 @st.composite
@@ -181,6 +182,9 @@ def test_the_rule_never_merges_when_an_accumulation_marker_is_present(pairs):
     assert single_value_swap(new, old) is not None
     assert accumulates(marked_new) or accumulates(marked_old)
     assert single_value_swap(marked_new, marked_old) is None
+    # Nor does the policy merge it by another rule: a value said beside the others replaces none.
+    assert held_apart(marked_new, marked_old) is not None
+    assert MINILM.decide(marked_new, marked_old, 0.8).decision == "different"
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

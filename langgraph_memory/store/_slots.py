@@ -34,9 +34,11 @@ from langgraph_memory.store._wordforms import _SYNONYMS, _fold, _plain, _stem, _
 __all__ = ["accumulates", "held_apart", "single_value_swap"]
 
 # Words that mark a value held beside others: "also", "another", "a second", "aussi", "en plus", "l'autre".
-_MORE = _plain("also too aussi egalement another other others autre autres second seconde deuxieme additional "
-               "extra")
-_MORE_PAIRS = {("as", "well"), ("en", "plus"), ("de", "plus"), ("in", "addition"), ("one", "more")}
+_MORE = _plain("also too aussi egalement another other others autre autres additional extra")
+# An ordinal marks one more only after an indefinite article: "a second bakery", "une deuxième maison" (not "au
+# deuxième étage", which says where).
+_MORE_PAIRS = {("as", "well"), ("en", "plus"), ("de", "plus"), ("in", "addition"), ("one", "more")} | {
+    (a, o) for a in ("a", "un", "une") for o in ("second", "seconde", "deuxieme", "third", "troisieme")}
 # Two values joined: "Ben and Carl", "Lyon ou Lille".
 _JOINED = _plain("and et or ou")
 _ARTICLES = _plain("a an the le la les l un une")
@@ -216,11 +218,15 @@ def _frame(text: str) -> _Frame | None:
 
 def held_apart(new: str, old: str) -> str | None:
     """Why two statements about one owner fill two slots, or hold more than one value, so that no value swap
-    between them is a correction: another head ("Wren's accountant" / "wren's lawyer"), or a plural one ("Ottilie's
-    parents live in York" / "in Hull")."""
-    n, o = _frame(new), _frame(old)
-    if n is None or o is None or _CHANGING & {_fold(w) for w in _TOKEN.findall(new)}:
+    between them is a correction: an accumulation marker, another head ("Wren's accountant" / "wren's lawyer"), or
+    a plural one ("Ottilie's parents live in York" / "in Hull"). ``None`` when new says a change happened."""
+    if _CHANGING & {_fold(w) for w in _TOKEN.findall(new)}:
         return None  # "Ottilie's parents moved to Hull": a change said happened, for the other rules to read
+    if accumulates(new) or accumulates(old):
+        return "a value said beside the others"  # "Wren's rent is 950 euros as well", "another", "autre"
+    n, o = _frame(new), _frame(old)
+    if n is None or o is None:
+        return None
     if n.plural or o.plural:
         return "a plural slot, or one of several people's, holds more than one value"
     if any(f.link >= 0 and f.tokens[f.link + 1: f.link + 2] and (f.tokens[f.link], f.tokens[f.link + 1]) in _ALONGSIDE
