@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
+from langgraph_memory.store._slots import held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
 
@@ -253,6 +254,11 @@ class DedupPolicy:
             return out("duplicate", "same content words, another verb of choosing")
         if not old_only or not new_only:
             return out("different", "only when a change happened differs", certain=False)
+        # Two slots of one owner ("Wren's accountant" / "wren's lawyer"), or a plural one ("Ottilie's parents live
+        # in York" / "in Hull"): a value swap between them replaces nothing, unless new says a change happened.
+        apart = held_apart(new, old)
+        if apart and not (n.update or n.switch or n.ended):
+            return out("different", apart, certain=False)
         if o.lead in old_only and n.lead in new_only:
             # "Alice works at Google" -> "Bob works at Google": the swap is who, not a new value.
             return out("different", f"about another subject: {o.lead} -> {n.lead}")
@@ -315,7 +321,7 @@ class DedupPolicy:
         # another of its kind, an open choice made, or which one of something changed (store/_frames.py).
         shaped = frame_swap(n, o, exact) or slot_swap(n, o, old_only, new_only) \
             or choice_made(n, o, old_only, new_only) or role_changed(n, o, old_only, new_only, exact) \
-            or moved_on(n, o, old_only, new_only)
+            or moved_on(n, o, old_only, new_only) or single_value_swap(new, old)
         if shared and shaped:
             return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.
