@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph_memory.agent.identity import authenticated_identity
 from langgraph_memory.errors import InvalidMemoryError, MemoryScopeError
 from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_text
+from langgraph_memory.store._lines import identifier_fault
 from langgraph_memory.store.records import Namespace
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "namespace_value",
     "resolve_namespace",
     "runtime_channel",
+    "runtime_thread",
 ]
 
 DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
@@ -36,9 +38,11 @@ DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
 
 
 class InvalidIdentityError(MemoryScopeError):
-    """An identity (or another runtime value filling a namespace placeholder) that no
-    namespace label can hold, even escaped: blank, holding control characters or a lone
-    surrogate, or longer than a label may be once escaped. Nothing is read or stored."""
+    """An identity (or another runtime value filling a namespace placeholder, a run's
+    channel or thread) that no namespace label can hold, even escaped: blank, holding
+    control characters or a lone surrogate, longer than a label may be once escaped, or
+    one a reader could take for another (invisible, bidi or line-separator characters,
+    spaces around it, not in Unicode NFC). Nothing is read or stored."""
 
 
 def namespace_label(value: str) -> str:
@@ -50,12 +54,25 @@ def namespace_label(value: str) -> str:
     ``%25`` and ``%2E`` gives the value back). A value holding neither character is its
     own label: namespaces of ordinary ids do not change.
 
+    A label is shown to people (the memory browser, the CLI), so no two values may look
+    alike: ``value`` is refused when it holds a character a reader cannot see or tell from
+    another (zero-width, bidi controls such as U+202E, line separators, any other Unicode
+    format character, spaces other than U+0020), starts or ends with a space, or is not in
+    Unicode normal form NFC. Non-NFC values are refused, not normalised: normalising would
+    put two distinct identities ("é" as one code point and as ``e`` + U+0301) in one
+    namespace, and :func:`namespace_value` would no longer give the value back. Labels
+    stored before this rule still read: only new values are checked here.
+
     Raises:
-        InvalidIdentityError: ``value`` is not a string, is blank, holds control
-            characters or a lone surrogate, or its label is longer than 256 characters.
+        InvalidIdentityError: ``value`` is not a string, is blank, holds control,
+            invisible or bidi characters or a lone surrogate, has spaces around it, is
+            not NFC, or its label is longer than 256 characters.
     """
     if not isinstance(value, str):
         raise InvalidIdentityError(f"a namespace value must be a string, got {type(value).__name__}")
+    fault = identifier_fault(value) or ("starts or ends with a space" if value != value.strip() else None)
+    if fault:
+        raise InvalidIdentityError(f"{ascii(value[:80])} cannot name a memory namespace: it {fault}")
     label = value.replace("%", "%25").replace(".", "%2E") if ("%" in value or "." in value) else value
     try:
         check_text("namespace", label, MAX_NAMESPACE_PART_CHARS)
@@ -92,11 +109,34 @@ def _lookup(source: Any, key: str) -> Any:
 
 
 def runtime_channel(config: RunnableConfig | None, context: Any) -> str | None:
-    """The run's ``channel_id`` (context first, then ``configurable``), or ``None``."""
+    """The run's ``channel_id`` (context first, then ``configurable``), or ``None``.
+
+    Raises:
+        InvalidIdentityError: the channel holds characters a reader cannot see or tell
+            apart, or is not NFC (see :func:`namespace_label`): channels are shown beside
+            memories and select which ones a run reads.
+    """
     value = _lookup(context, "channel_id")
     if value is None:
         value = ((config or {}).get("configurable") or {}).get("channel_id")
-    return None if value is None or not str(value).strip() else str(value)
+    return None if value is None or not str(value).strip() else _runtime_identifier("channel_id", str(value))
+
+
+def runtime_thread(config: RunnableConfig | None) -> str | None:
+    """The run's ``thread_id`` (``configurable``), or ``None``.
+
+    Raises:
+        InvalidIdentityError: as :func:`runtime_channel`.
+    """
+    value = ((config or {}).get("configurable") or {}).get("thread_id")
+    return None if value is None else _runtime_identifier("thread_id", str(value))
+
+
+def _runtime_identifier(name: str, value: str) -> str:
+    fault = identifier_fault(value)
+    if fault:
+        raise InvalidIdentityError(f"{name} {ascii(value[:80])} {fault}")
+    return value
 
 
 def resolve_namespace(

@@ -24,12 +24,26 @@ from typing import Any
 
 from langgraph_memory.errors import InvalidMemoryError
 
-__all__ = ["UNSAFE_CATEGORIES", "bare_line", "check_name", "one_line", "quoted_line", "unsafe_characters"]
+__all__ = [
+    "UNSAFE_CATEGORIES",
+    "bare_line",
+    "check_identifier",
+    "check_name",
+    "identifier_fault",
+    "one_line",
+    "quoted_line",
+    "unsafe_characters",
+]
 
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 """Control (NUL, ESC, ``\\n``, ``\\r``, U+0085...), format (bidi embeddings, overrides and
 isolates U+202A-U+202E, U+2066-U+2069, zero-width characters, U+FEFF...), line and paragraph
 separators (U+2028, U+2029) and lone surrogates."""
+
+# Characters outside those categories that show as nothing: the combining grapheme joiner
+# and the Hangul fillers (default-ignorable code points in Unicode). Variation selectors,
+# also default-ignorable, are kept: emoji need them.
+_BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u3164\uffa0")
 
 # Every way a string can end a line (str.splitlines), so one item cannot start another.
 _LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
@@ -76,3 +90,39 @@ def check_name(field: str, value: Any, max_chars: int) -> str:
             field, f"holds control, line-separator, bidi or invisible characters ({', '.join(bad[:5])})"
         )
     return value.strip()
+
+
+def identifier_fault(value: str) -> str | None:
+    """Why ``value`` cannot be an identifier a person reads (a user or agent id, a room, a
+    thread, a channel), or ``None`` when it can.
+
+    Two identifiers must never look the same while being different, or an admin acts on
+    the wrong one ("alice" and "alice\\u200b" are two users). So an identifier holds no
+    character a reader cannot see or tell from another: the :data:`UNSAFE_CATEGORIES`
+    (controls, bidi, zero-width, line separators, surrogates), the blank letters (Hangul
+    fillers, U+034F) and spaces other than U+0020, and it is in Unicode normal form NFC.
+    A value in another form (``e`` + U+0301 for ``é``) is refused rather than normalised:
+    normalising would give two distinct values one identity (two users, one namespace),
+    and a label would no longer decode to the value it was made from. Look-alikes across
+    scripts (Latin ``a``, Cyrillic ``а``) are visible letters and not caught here.
+    """
+    bad = dict.fromkeys(
+        c for c in value
+        if unicodedata.category(c) in UNSAFE_CATEGORIES or c in _BLANK_LETTERS or (c.isspace() and c != " ")
+    )
+    if bad:
+        codes = ", ".join(f"U+{ord(c):04X}" for c in list(bad)[:5])
+        return f"holds control, line-separator, bidi or invisible characters ({codes})"
+    if not unicodedata.is_normalized("NFC", value):
+        return "is not in Unicode normal form NFC (a letter written with a separate accent); send its NFC form"
+    return None
+
+
+def check_identifier(field: str, value: Any, max_chars: int) -> str:
+    """:func:`check_name` for an identifier (a room): also refused when
+    :func:`identifier_fault` finds it ambiguous (blank letters, odd spaces, not NFC)."""
+    name = check_name(field, value, max_chars)
+    fault = identifier_fault(name)
+    if fault:
+        raise InvalidMemoryError(field, fault)
+    return name
