@@ -38,8 +38,8 @@ from langgraph_memory.background._durations import understood_ttl
 from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.background.jobs import JobState, new_owner
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store._lines import quoted_line
-from langgraph_memory.store._rooms import RoomMessage, room_name
+from langgraph_memory.store._lines import check_name, quoted_line
+from langgraph_memory.store._rooms import MAX_NAME_CHARS, RoomMessage
 from langgraph_memory.store._links import link_siblings
 from langgraph_memory.store.records import Namespace, namespace_key, new_memory, utcnow, validate_namespace
 
@@ -226,7 +226,7 @@ def digest(
     """
     namespace = validate_namespace(namespace)
     target = validate_namespace(target_namespace or namespace)
-    room = room_name("room", room)  # it is written into the model's prompt
+    room = check_name("room", room, MAX_NAME_CHARS)  # it is written into the model's prompt
     if isinstance(max_messages, bool) or not isinstance(max_messages, int) or max_messages < 1:
         raise InvalidMemoryError("max_messages", "must be a positive integer")
     zone = ZoneInfo(timezone_name or local_timezone())

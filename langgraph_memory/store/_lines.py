@@ -33,6 +33,7 @@ __all__ = [
     "one_line",
     "quoted_line",
     "unsafe_characters",
+    "with_codes",
 ]
 
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
@@ -106,16 +107,24 @@ def identifier_fault(value: str) -> str | None:
     and a label would no longer decode to the value it was made from. Look-alikes across
     scripts (Latin ``a``, Cyrillic ``а``) are visible letters and not caught here.
     """
-    bad = dict.fromkeys(
-        c for c in value
-        if unicodedata.category(c) in UNSAFE_CATEGORIES or c in _BLANK_LETTERS or (c.isspace() and c != " ")
-    )
+    bad = dict.fromkeys(c for c in value if _unseen(c))
     if bad:
         codes = ", ".join(f"U+{ord(c):04X}" for c in list(bad)[:5])
         return f"holds control, line-separator, bidi or invisible characters ({codes})"
     if not unicodedata.is_normalized("NFC", value):
         return "is not in Unicode normal form NFC (a letter written with a separate accent); send its NFC form"
     return None
+
+
+def _unseen(c: str) -> bool:
+    return unicodedata.category(c) in UNSAFE_CATEGORIES or c in _BLANK_LETTERS or (c.isspace() and c != " ")
+
+
+def with_codes(text: str) -> str:
+    """``text`` with every character :func:`identifier_fault` refuses written as its code
+    (``alice\u200b`` -> ``alice[U+200B]``): how a stored name a reader could take for
+    another is shown to people. Never raises."""
+    return "".join(f"[U+{ord(c):04X}]" if _unseen(c) else c for c in text)
 
 
 def check_identifier(field: str, value: Any, max_chars: int) -> str:

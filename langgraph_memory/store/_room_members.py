@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Iterable, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._rooms import MAX_NAME_CHARS, check_room_count, room_name
+from langgraph_memory.store._rooms import MAX_NAME_CHARS, _name, check_room_count, room_name
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
 from langgraph_memory.store.records import Namespace, namespace_key, validate_namespace
@@ -62,7 +62,7 @@ def parse_export_line(obj: Any) -> tuple[Namespace, str, frozenset[str]] | None:
         raise InvalidMemoryError(EXPORT_KEY, 'expected {"room_members": {"namespace": [...], "room": ..., "members": [...]}}')
     namespace = body["namespace"]
     ns = validate_namespace(tuple(namespace) if isinstance(namespace, list) else namespace)
-    return ns, room_name("room", body["room"]), check_members(body["members"])
+    return ns, _name("room", body["room"]), check_members(body["members"])  # restores a backup as it was
 
 
 class RoomMembers:
@@ -93,7 +93,7 @@ class RoomMembers:
     def room_members(self, room: str, *, namespace: Namespace) -> frozenset[str] | None:
         """The members of ``room`` in ``namespace``, or ``None`` when the room is open."""
         ns = validate_namespace(namespace)
-        found = self._members_backend().retrieve([_record_id(ns, room_name("room", room))])
+        found = self._members_backend().retrieve([_record_id(ns, _name("room", room))])
         return frozenset(found[0].payload["members"]) if found else None
 
     def visible_rooms(self, rooms: Sequence[str], user: str | None, *, namespace: Namespace) -> tuple[str, ...]:
@@ -101,7 +101,7 @@ class RoomMembers:
         member of (``user=None``, no known user: open rooms only)."""
         ns = validate_namespace(namespace)
         check_room_count(rooms)
-        names = [room_name("rooms", r) for r in rooms]
+        names = [_name("rooms", r) for r in rooms]
         if not names:
             return ()
         found = {p.id: p.payload["members"] for p in self._members_backend().retrieve(

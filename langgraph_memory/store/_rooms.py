@@ -79,14 +79,15 @@ class RoomMessage:
 
 
 def _name(field: str, value: Any) -> str:
-    # Authors are shown to models: no line breaks, controls or bidi.
+    # Authors, and rooms a read names, are shown to models: no line breaks, controls or bidi.
     return check_name(field, value, MAX_NAME_CHARS)
 
 
 def room_name(field: str, value: Any) -> str:
-    """A room name, or :class:`InvalidMemoryError`: shown to models and people and keyed
-    on by member lists, so also refused when a reader could take it for another room
-    (see :func:`~langgraph_memory.store._lines.identifier_fault`)."""
+    """A room name a write or a run brings in, or :class:`InvalidMemoryError`: shown to
+    models and people and keyed on by member lists, so also refused when a reader could
+    take it for another room (see :func:`~langgraph_memory.store._lines.identifier_fault`).
+    Reads check names with :func:`_name` only, so rooms stored before this rule still read."""
     return check_identifier(field, value, MAX_NAME_CHARS)
 
 
@@ -113,7 +114,7 @@ def _rooms(rooms: str | Sequence[str]) -> tuple[str, ...]:
     if not names:
         raise InvalidMemoryError("rooms", "name at least one room")
     check_room_count(names)
-    return tuple(room_name("rooms", r) for r in names)
+    return tuple(_name("rooms", r) for r in names)  # a read: rooms stored before room_name's rule still read
 
 
 class RoomMessages:
