@@ -81,20 +81,28 @@ def namespace_value(label: str) -> str | None:
 _ESCAPED = re.compile("%(25|2E)")
 
 
+# Written as codes wherever a label is shown, so the shown form reads back one way only:
+# "[" starts every code, "‹ ›" mark a label of no value, "/" separates the parts.
+_MARKS = "[\u2039\u203a/"
+
+
 def shown_label(label: str) -> str:
     """A namespace label as a person reads it (the memory browser, the CLI): the value it
     stands for (``alice@example%2Ecom`` reads ``alice@example.com``). A label that stands
     for no value (stored by hand or before labels were checked: a raw period, another
-    escape, an invisible or bidi character) is shown as written between ``‹ ›``, with each
-    character a reader could not see written as its code (``‹alice[U+200B]›``), so it never
-    passes for the label of the value it looks like. Never raises: any stored label reads.
+    escape, an invisible or bidi character) is shown between ``‹ ›``, with each character
+    a reader could not see written as its code (``‹alice[U+200B]›``), so it never passes
+    for the label of the value it looks like. ``[``, ``‹``, ``›`` and ``/`` are written as
+    codes too, so two labels never look the same. Never raises: any stored label reads.
     """
     value = namespace_value(label)
-    return value if value is not None else f"‹{with_codes(str(label))}›"
+    if value is not None:
+        return with_codes(value, also=_MARKS)
+    return f"\u2039{with_codes(str(label), also=_MARKS)}\u203a"
 
 
 def shown_namespace(namespace: Sequence[str]) -> str:
-    """A namespace as a person reads it: :func:`shown_label` of each part, joined by ``/``
-    (a ``/`` inside a part is written ``%2F``, as in the namespace's key). Where the
-    namespace is an identifier (a URL, a command's argument) use its key instead."""
-    return "/".join(shown_label(part).replace("/", "%2F") for part in namespace)
+    """A namespace as a person reads it: :func:`shown_label` of each part, joined by ``/``.
+    Two namespaces never read the same. Where the namespace is an identifier (a URL, a
+    command's argument, JSON) use its key instead."""
+    return "/".join(shown_label(part) for part in namespace)

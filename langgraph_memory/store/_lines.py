@@ -101,7 +101,8 @@ def identifier_fault(value: str) -> str | None:
     the wrong one ("alice" and "alice\\u200b" are two users). So an identifier holds no
     character a reader cannot see or tell from another: the :data:`UNSAFE_CATEGORIES`
     (controls, bidi, zero-width, line separators, surrogates), the blank letters (Hangul
-    fillers, U+034F) and spaces other than U+0020, and it is in Unicode normal form NFC.
+    fillers, U+034F) and spaces other than U+0020, it does not start with a combining mark
+    (which would join what is shown before it), and it is in Unicode normal form NFC.
     A value in another form (``e`` + U+0301 for ``é``) is refused rather than normalised:
     normalising would give two distinct values one identity (two users, one namespace),
     and a label would no longer decode to the value it was made from. Look-alikes across
@@ -111,6 +112,8 @@ def identifier_fault(value: str) -> str | None:
     if bad:
         codes = ", ".join(f"U+{ord(c):04X}" for c in list(bad)[:5])
         return f"holds control, line-separator, bidi or invisible characters ({codes})"
+    if value and unicodedata.category(value[0]).startswith("M"):
+        return f"starts with a combining mark (U+{ord(value[0]):04X}), which joins what is shown before it"
     if not unicodedata.is_normalized("NFC", value):
         return "is not in Unicode normal form NFC (a letter written with a separate accent); send its NFC form"
     return None
@@ -120,11 +123,12 @@ def _unseen(c: str) -> bool:
     return unicodedata.category(c) in UNSAFE_CATEGORIES or c in _BLANK_LETTERS or (c.isspace() and c != " ")
 
 
-def with_codes(text: str) -> str:
-    """``text`` with every character :func:`identifier_fault` refuses written as its code
-    (``alice\u200b`` -> ``alice[U+200B]``): how a stored name a reader could take for
-    another is shown to people. Never raises."""
-    return "".join(f"[U+{ord(c):04X}]" if _unseen(c) else c for c in text)
+def with_codes(text: str, also: str = "") -> str:
+    """``text`` with every character :func:`identifier_fault` refuses, and those of
+    ``also``, written as its code (``alice\u200b`` -> ``alice[U+200B]``): how a stored
+    name a reader could take for another is shown to people. Never raises."""
+    return "".join(f"[U+{ord(c):04X}]" if _unseen(c) or c in also or (not i and unicodedata.category(c).startswith("M"))
+                   else c for i, c in enumerate(text))
 
 
 def check_identifier(field: str, value: Any, max_chars: int) -> str:
