@@ -1,17 +1,21 @@
 """Text that reaches a model is data: one line per item, whatever it holds.
 
-Two rules, shared by every place where stored text meets a prompt (the memories block, the
+Rules shared by every place where stored text meets a prompt (the memories block, the
 live room block, the digest's transcript, tool answers):
 
 * **names** (a room, an author) are refused at the API when they hold a character that can
   break a line or reorder what is shown (:func:`check_name`): a name is short and chosen by
   a program, so refusing loses nothing;
+* **identifiers** (a user or agent id, a room a run or a write brings in, a thread, a
+  channel) are names people tell apart, so they are also refused when they could look like
+  another (:func:`identifier_fault`: blank letters, odd spaces, not NFC), and a stored one
+  is shown with codes for what a reader cannot see (:func:`with_codes`);
 * **text** (a message, a memory) is never refused for this: refusing would lose what someone
   said. It is normalised when it is shown (:func:`one_line`): every line break becomes a
   space and every other control, format (bidi overrides, zero-width) or surrogate
   character is dropped, so it cannot start a line, a section or a role of its own.
 
-Both look at Unicode categories rather than a list of code points, so a character added by a
+They look at Unicode categories rather than a list of code points, so a character added by a
 later Unicode version falls under the same rule.
 """
 
