@@ -112,6 +112,8 @@ def identifier_fault(value: str) -> str | None:
     and a label would no longer decode to the value it was made from. Look-alikes across
     scripts (Latin ``a``, Cyrillic ``а``) are visible letters and not caught here.
     """
+    if value.isascii() and value.isprintable():  # most ids: no control, no odd space, NFC
+        return None
     bad = dict.fromkeys(c for c in value if _unseen(c))
     if bad:
         codes = ", ".join(f"U+{ord(c):04X}" for c in list(bad)[:5])
