@@ -233,3 +233,17 @@ def test_room_names_that_look_alike_are_refused_at_the_store(fake_stores) -> Non
     # Authors are display names, not identifiers: one written with a separate accent is kept.
     store.observe("hello there", namespace=ns, room="lobby", author=f"Ren{NFD_E}")
     assert store.count_live(namespace=ns, room="lobby") == 1
+
+
+@pytest.mark.parametrize("channel", ["family\u200b", "fam\u202eily", f"caf{NFD_E}", "family\u00a0room"])
+def test_a_channel_that_looks_like_another_is_refused_by_remember(fake_stores, channel: str) -> None:
+    store = fake_stores["edge"]
+    ns = ("memories", "channel-lookalike")
+    with pytest.raises(InvalidMemoryError, match="channel"):
+        store.remember("Nina likes oolong", namespace=ns, channel=channel)
+    assert store.count(namespace=ns) == 0
+    kept = store.remember("Nina likes oolong", namespace=ns, channel="family room").memory
+    try:
+        assert kept.channel == "family room"
+    finally:
+        store.erase(ns)
