@@ -189,3 +189,64 @@ def test_rooms_from_the_runtime_are_names_or_a_typed_error(value, where):
         return
     assert isinstance(rooms, tuple) and all(isinstance(r, str) and r.strip() for r in rooms)
     assert value is None or isinstance(value, (str, list, tuple))
+
+
+# -- OSError is not an outage unless it is the network's ------------------------------------
+
+
+def test_only_network_oserrors_are_outages():
+    import errno
+    import socket
+    import ssl
+
+    def wrapped(cause: BaseException) -> StoreUnavailableError:
+        try:
+            raise StoreUnavailableError("the memory store is unavailable") from cause
+        except StoreUnavailableError as exc:
+            return exc
+
+    # What a bad path or a refused permission raises: the caller's, whatever sent it.
+    for exc in (FileNotFoundError(2, "no such file", "/tmp/../etc/x"), PermissionError(13, "denied"),
+                IsADirectoryError(21, "is a directory"), NotADirectoryError(20, "not a directory"),
+                FileExistsError(17, "exists"), OSError(errno.ENOSPC, "no space"), OSError("bare"),
+                OSError(errno.EINVAL, "invalid argument"), BlockingIOError(errno.EAGAIN, "busy")):
+        assert unavailability_cause(exc) is None, exc
+    # The network's: the store cannot be reached.
+    for exc in (ConnectionRefusedError(111, "refused"), ConnectionResetError(104, "reset"), BrokenPipeError(32, "pipe"),
+                TimeoutError("timed out"), socket.timeout("timed out"), socket.gaierror(-2, "Name or service not known"),
+                OSError(errno.EHOSTUNREACH, "no route to host"), OSError(errno.ENETUNREACH, "network is unreachable"),
+                ssl.SSLError("handshake failed")):
+        assert unavailability_cause(exc) == "store-unreachable", exc
+    # A store that cannot be opened at all stays an outage, whatever its OSError.
+    assert unavailability_cause(wrapped(PermissionError(13, "denied"))) == "error:PermissionError"
+    assert unavailability_cause(wrapped(ConnectionRefusedError(111, "refused"))) == "store-unreachable"
+
+
+class PathChokingEmbeddings(ChokingEmbeddings):
+    """The real embedder, raising FileNotFoundError on one input: as an embedder that opens
+    a file (a vocabulary, a cache) named after what it was given would."""
+
+    def _check(self, texts: list[str]) -> None:
+        if any(POISON in t for t in texts):
+            raise FileNotFoundError(2, "No such file or directory", "../../" + POISON)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("kind", ["graph", "middleware"])
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_run_meeting_a_file_error_does_not_turn_memory_off_for_another_user(tmp_path, embeddings, kind, mode):
+    store = MemoryStore.open(tmp_path / "store", embeddings=PathChokingEmbeddings(embeddings))
+    try:
+        store.remember("Bob's bonsai is called Kenji", namespace=("memories", "bob"))
+        model = ToolRecordingModel(responses=[])
+        agent, gate = _gated_agent(kind, store, model)
+        with pytest.raises(FileNotFoundError):
+            _invoke(agent, mode, f"open {POISON}", _cfg("mallory", "m1"))
+        assert gate.up and gate.cause is None and model.received == []
+
+        model.say("Kenji is doing fine.")
+        out = _invoke(agent, mode, "How is my bonsai?", _cfg("bob", "b1"))
+        assert out["messages"][-1].text == "Kenji is doing fine."
+        assert "Kenji" in str(model.received[-1])  # bob's memory was injected: memory stayed on
+    finally:
+        store.close()

@@ -11,7 +11,10 @@ way. One warning is logged per cause per process; memory comes back by itself.
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
+import ssl
 import threading
 import time
 from typing import Any, Awaitable, Callable, Literal, TypeVar
@@ -57,8 +60,18 @@ def _warn_once(cause: str, exc: BaseException, retry_interval: float) -> None:
     )
 
 
+# A plain OSError is also what a bad file path or a refused permission raises, which a
+# client's input may cause: only the network's own errors count as "unreachable".
+_NETWORK_ERRNOS = frozenset(getattr(errno, name) for name in ("ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "EHOSTDOWN",
+                                                              "ENETRESET", "ECONNABORTED") if hasattr(errno, name))
+
+
 def _is_connection_error(exc: BaseException) -> bool:
-    if isinstance(exc, (ConnectionError, TimeoutError, OSError)):
+    # ConnectionError covers refused, reset and aborted connections and broken pipes;
+    # socket.gaierror/herror an address that does not resolve; SSLError a failed handshake.
+    if isinstance(exc, (ConnectionError, TimeoutError, socket.gaierror, socket.herror, ssl.SSLError)):
+        return True
+    if isinstance(exc, OSError) and exc.errno in _NETWORK_ERRNOS:
         return True
     # qdrant-client wraps transport errors; httpx and grpc name theirs this way too, and
     # OpenAI's client (a remote embedder) its unreachable, overloaded or failing service.
@@ -85,9 +98,14 @@ def unavailability_cause(exc: BaseException) -> str | None:
 
     Only what comes from the store, its engine or its embedder is an outage: a store that
     cannot be opened, reached or locked, an engine failure (:class:`StorageError`, a Qdrant
-    server's 5xx), no embedder. Any other error (a typed input error, or an exception of
-    a type we do not know, raised by whatever a client sent) fails the run that raised
-    it: it never switches memory off for the other users of the process."""
+    server's 5xx), no embedder. "Reached" means the network's errors (connection refused
+    or reset, timeouts, unresolvable or unreachable hosts, TLS handshakes), not any
+    ``OSError``: a missing file or a refused permission met during a run may come from
+    what a client sent. Any other error (a typed input error, or an exception of a type
+    we do not know, raised by whatever a client sent) fails the run that raised it: it
+    never switches memory off for the other users of the process. A store that cannot be
+    opened at all (a :class:`DeferredStore` whose factory fails, for whatever reason) is
+    still an outage."""
     if isinstance(exc, StoreUnavailableError) and exc.__cause__ is not None:
         # The store could not be built (a DeferredStore's factory failed): an outage,
         # unless the factory itself is wrong.

@@ -33,7 +33,13 @@ from langgraph_memory.agent.identity import (
     run_user,
     with_agent_default,
 )
-from langgraph_memory.agent.scope import DEFAULT_NAMESPACE, MemoryScopeError, resolve_namespace, runtime_channel
+from langgraph_memory.agent.scope import (
+    DEFAULT_NAMESPACE,
+    MemoryScopeError,
+    resolve_namespace,
+    runtime_channel,
+    runtime_thread,
+)
 from langgraph_memory.agent.view import memory_prompt, message_text, visible_memories, with_memories
 from langgraph_memory.agent.recall import ConversationRecorder, is_summary, turn_humans
 from langgraph_memory.store._checks import clean_query, visible
@@ -209,6 +215,9 @@ class MemoryPrehook:
         """Whose memories this run sees: its user's, the agent's identity, and the rooms
         its runtime names."""
         user = resolve_namespace(self.namespace, config=config, context=context)
+        # Checked before anything is read: the recorder stores them beside what is said.
+        runtime_thread(config)
+        runtime_channel(config, context)
         filled = with_agent_default(config, context, self.default_agent_id, self.agent_ids)
         agent = user if self.agent_namespace is None else resolve_namespace(self.agent_namespace, **filled)
         rooms = rooms_from_runtime(config, context)

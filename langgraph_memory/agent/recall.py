@@ -18,6 +18,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, Field
 
+from langgraph_memory.agent.scope import runtime_channel, runtime_thread
 from langgraph_memory.agent.view import message_text
 from langgraph_memory.background.exchanges import submit_exchange, submit_summary
 from langgraph_memory.store._checks import clean_query
@@ -68,17 +69,9 @@ def last_exchange(
     return humans, answer
 
 
-def _lookup(source: Any, key: str) -> Any:
-    if isinstance(source, Mapping):
-        return source.get(key)
-    return getattr(source, key, None)
-
-
 def _thread_and_channel(config: RunnableConfig | None, context: Any) -> tuple[str | None, str | None]:
-    configurable = (config or {}).get("configurable", {}) or {}
-    thread = configurable.get("thread_id")
-    channel = _lookup(context, "channel_id") or configurable.get("channel_id")
-    return (None if thread is None else str(thread)), (None if channel is None else str(channel))
+    # Both are shown beside what was said: refused when a reader could take one for another.
+    return runtime_thread(config), runtime_channel(config, context)
 
 
 class ConversationRecorder:

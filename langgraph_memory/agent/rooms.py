@@ -21,8 +21,8 @@ from langgraph_memory.agent.injection import InjectedEntry, estimate_tokens
 from langgraph_memory.store._timezone import local_timezone
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store import MemoryStore, QueryVectors
-from langgraph_memory.store._lines import bare_line, check_name, quoted_line
-from langgraph_memory.store._rooms import MAX_NAME_CHARS, RoomMessage
+from langgraph_memory.store._lines import bare_line, quoted_line
+from langgraph_memory.store._rooms import RoomMessage, check_room_count, room_name
 from langgraph_memory.store.records import Namespace, namespace_key
 
 __all__ = [
@@ -59,7 +59,13 @@ class LiveConfig:
 
 def rooms_from_runtime(config: RunnableConfig | None, context: Any) -> tuple[str, ...]:
     """The rooms this run may see: ``rooms`` from the runtime context, else from
-    ``configurable``; a single name or a list. None named: no live injection."""
+    ``configurable``; a single name or a list. None named: no live injection.
+
+    Raises:
+        InvalidMemoryError: ``rooms`` is not a name or a list of names, names more than
+            :data:`~langgraph_memory.store._rooms.MAX_ROOMS` (64) rooms, or a name a
+            reader could take for another (invisible or bidi characters, not NFC).
+    """
     value = context.get("rooms") if isinstance(context, Mapping) else getattr(context, "rooms", None)
     if value is None:
         value = ((config or {}).get("configurable") or {}).get("rooms")
@@ -71,9 +77,10 @@ def rooms_from_runtime(config: RunnableConfig | None, context: Any) -> tuple[str
         names = tuple(value)
     else:
         raise InvalidMemoryError("rooms", f"expected a room name or a list of them, got {type(value).__name__}")
+    check_room_count(names)
     if not all(isinstance(n, str) and n.strip() for n in names):
         raise InvalidMemoryError("rooms", f"expected room names, got {value!r}"[:200])
-    return tuple(check_name("rooms", n, MAX_NAME_CHARS) for n in names)
+    return tuple(room_name("rooms", n) for n in names)
 
 
 def _time(at: datetime, zone: tzinfo) -> str:

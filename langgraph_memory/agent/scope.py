@@ -10,15 +10,21 @@ and the escape itself, ``%``, ``%25`` (an e-mail identity ``alice@example.com`` 
 
 from __future__ import annotations
 
-import re
 import string
 from typing import Any, Mapping, Sequence
 
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_memory.agent.identity import authenticated_identity
-from langgraph_memory.errors import InvalidMemoryError, MemoryScopeError
-from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_text
+from langgraph_memory.errors import MemoryScopeError
+from langgraph_memory.store._labels import (
+    InvalidIdentityError,
+    namespace_label,
+    namespace_value,
+    shown_label,
+    shown_namespace,
+)
+from langgraph_memory.store._lines import identifier_fault
 from langgraph_memory.store.records import Namespace
 
 __all__ = [
@@ -29,58 +35,13 @@ __all__ = [
     "namespace_value",
     "resolve_namespace",
     "runtime_channel",
+    "runtime_thread",
+    "shown_label",
+    "shown_namespace",
 ]
 
 DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
 """Where a user's memories live; placeholders come from the runtime, never the model."""
-
-
-class InvalidIdentityError(MemoryScopeError):
-    """An identity (or another runtime value filling a namespace placeholder) that no
-    namespace label can hold, even escaped: blank, holding control characters or a lone
-    surrogate, or longer than a label may be once escaped. Nothing is read or stored."""
-
-
-def namespace_label(value: str) -> str:
-    """The namespace label standing for ``value`` (a user identity, an agent id, ...).
-
-    ``%`` becomes ``%25`` and ``.`` becomes ``%2E`` (percent-encoding of those two
-    characters only), so the label holds no period, which LangGraph's stores and a
-    server's store API refuse, and two distinct values never share a label (decoding
-    ``%25`` and ``%2E`` gives the value back). A value holding neither character is its
-    own label: namespaces of ordinary ids do not change.
-
-    Raises:
-        InvalidIdentityError: ``value`` is not a string, is blank, holds control
-            characters or a lone surrogate, or its label is longer than 256 characters.
-    """
-    if not isinstance(value, str):
-        raise InvalidIdentityError(f"a namespace value must be a string, got {type(value).__name__}")
-    label = value.replace("%", "%25").replace(".", "%2E") if ("%" in value or "." in value) else value
-    try:
-        check_text("namespace", label, MAX_NAMESPACE_PART_CHARS)
-    except InvalidMemoryError as exc:
-        raise InvalidIdentityError(
-            f"{value[:80]!r} cannot name a memory namespace: its label {str(exc).removeprefix('namespace: ')}"
-        ) from None
-    return label
-
-
-def namespace_value(label: str) -> str | None:
-    """The value whose :func:`namespace_label` is ``label`` (``"team%2Ealpha"`` ->
-    ``"team.alpha"``), or ``None`` when ``label`` is the label of no value: it holds a
-    period, or a ``%`` other than ``%25`` and ``%2E``. Decoding left to right is the exact
-    inverse, so a value and its label stand for each other one to one."""
-    if not isinstance(label, str):
-        return None
-    value = _ESCAPED.sub(lambda m: "%" if m.group(1) == "25" else ".", label) if "%" in label else label
-    try:
-        return value if namespace_label(value) == label else None
-    except InvalidIdentityError:
-        return None
-
-
-_ESCAPED = re.compile("%(25|2E)")
 
 
 def _lookup(source: Any, key: str) -> Any:
@@ -92,11 +53,34 @@ def _lookup(source: Any, key: str) -> Any:
 
 
 def runtime_channel(config: RunnableConfig | None, context: Any) -> str | None:
-    """The run's ``channel_id`` (context first, then ``configurable``), or ``None``."""
+    """The run's ``channel_id`` (context first, then ``configurable``), or ``None``.
+
+    Raises:
+        InvalidIdentityError: the channel holds characters a reader cannot see or tell
+            apart, or is not NFC (see :func:`namespace_label`): channels are shown beside
+            memories and select which ones a run reads.
+    """
     value = _lookup(context, "channel_id")
     if value is None:
         value = ((config or {}).get("configurable") or {}).get("channel_id")
-    return None if value is None or not str(value).strip() else str(value)
+    return None if value is None or not str(value).strip() else _runtime_identifier("channel_id", str(value))
+
+
+def runtime_thread(config: RunnableConfig | None) -> str | None:
+    """The run's ``thread_id`` (``configurable``), or ``None``.
+
+    Raises:
+        InvalidIdentityError: as :func:`runtime_channel`.
+    """
+    value = ((config or {}).get("configurable") or {}).get("thread_id")
+    return None if value is None else _runtime_identifier("thread_id", str(value))
+
+
+def _runtime_identifier(name: str, value: str) -> str:
+    fault = identifier_fault(value)
+    if fault:
+        raise InvalidIdentityError(f"{name} {ascii(value[:80])} {fault}")
+    return value
 
 
 def resolve_namespace(

@@ -119,11 +119,27 @@ def _memory_from(value: Mapping[str, Any], namespace: tuple[str, ...], base: Mem
     memory = new_memory(value.get("content"), namespace=namespace, **args)
     if base is not None:
         # What an item's value does not hold stays the memory's: its history, use, links and channel.
-        memory = memory.evolve(id=base.id, created_at=base.created_at, expires_at=base.expires_at,
-                               supersedes=base.supersedes, access_count=base.access_count,
-                               injection_count=base.injection_count, last_accessed_at=base.last_accessed_at,
-                               links=base.links, channel=base.channel)
+        memory = _kept_use(memory.evolve(id=base.id, created_at=base.created_at, expires_at=base.expires_at,
+                                         supersedes=base.supersedes), base)
     return memory
+
+
+def _kept_use(memory: Memory, base: Memory) -> Memory:
+    """``memory`` with ``base``'s use (access and injection counts, last access, vitality),
+    links and channel: an overwrite changes what the memory says, not how used it was, or
+    the gardener would take an often-used memory for a fresh one."""
+    return memory.evolve(access_count=base.access_count, injection_count=base.injection_count,
+                         last_accessed_at=base.last_accessed_at, vitality=base.vitality,
+                         links=base.links, channel=base.channel)
+
+
+def _kept_garden_time(payload: dict[str, Any], put: PlannedPut) -> dict[str, Any]:
+    """``payload`` with the replaced memory's ``vitality_at`` (when its vitality was last
+    decayed or boosted), the time the kept vitality is from."""
+    old = put.existing
+    if put.memory is not None and old is not None and old.payload.get("vitality_at") is not None:
+        payload["vitality_at"] = old.payload["vitality_at"]
+    return payload
 
 
 def plan_puts(
@@ -161,6 +177,8 @@ def plan_puts(
                 put.texts.append(put.memory.content)
             elif memory_field is not None and isinstance(text := value.get(memory_field), str) and text.strip():
                 put.memory = new_memory(text, namespace=namespace, source="base_store")
+                if old is not None and old.payload.get("status") == MEMORY:  # it was an opted-in item already
+                    put.memory = _kept_use(put.memory, Memory.from_payload(old.id, old.payload))
                 put.texts.append(put.memory.content)
             if fields is not None and index is not False and not updating_memory:
                 for path in index or fields:
@@ -234,11 +252,12 @@ def write_puts(
             assert memory is not None
             if put.ttl is not None:
                 memory = memory.evolve(expires_at=datetime.fromtimestamp(now + put.ttl * 60, tz=timezone.utc))
-            upserts.append(StoredPoint(old.id, memory.to_payload(), mine[0] if mine else None, memory_sparse))
+            upserts.append(StoredPoint(old.id, _kept_garden_time(memory.to_payload(), put), mine[0] if mine else None,
+                                       memory_sparse))
             continue
         point_id = put.point_id
         created = old.payload["created_at"] if old is not None else now
-        payload = _item_payload(put, now, created, max(0, len(mine) - 1))
+        payload = _kept_garden_time(_item_payload(put, now, created, max(0, len(mine) - 1)), put)
         upserts.append(StoredPoint(point_id, payload, mine[0] if mine else None, memory_sparse))
         if put.memory is None:
             put.written = StoredPoint(point_id, payload)

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
+from langgraph_memory.store._labels import shown_namespace
 from langgraph_memory.store._reads import check_memory_id
 from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store._garden import vitality_buckets
@@ -94,6 +95,13 @@ def resolve_memory_id(store: Any, text: str) -> Memory:
         more = " and more" if len(matches) > MAX_CANDIDATES else ""
         raise CliError(f"{prefix!r} matches several memories, give more characters: {shown}{more}")
     return Memory.from_payload(matches[0].id, matches[0].payload)
+
+
+def _shown(namespace: Namespace) -> str:
+    """A namespace as a person reads it (labels decoded: ``memories/alice@example.com``),
+    followed by the form a command's argument takes when that differs."""
+    shown, key = shown_namespace(namespace), namespace_key(namespace)
+    return shown if shown == key else f"{shown} ({key})"
 
 
 def _short(text: str, width: int = 40) -> str:
@@ -230,7 +238,7 @@ def cmd_list(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> 
     memories = [Memory.from_payload(p.id, p.payload) for p in points]
     _emit(args, out, [memory_json(m) for m in memories], lambda: table(
         ["ID", "NAMESPACE", "KIND", "TYPE", "IMP", "UPDATED", *(["STATUS"] if args.all else []), "CONTENT"],
-        [[m.id, namespace_key(m.namespace), m.kind, m.memory_type, f"{m.importance:.2f}", _time(m.updated_at),
+        [[m.id, shown_namespace(m.namespace), m.kind, m.memory_type, f"{m.importance:.2f}", _time(m.updated_at),
           *([_state(m)] if args.all else []), m.content] for m in memories],
         out, optional=("UPDATED", "IMP", "KIND", "TYPE"),
     ) if memories else err.write("no memories\n"))
@@ -262,7 +270,7 @@ def cmd_show(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> 
 
     def render() -> None:
         fields = [
-            ("id", memory.id), ("namespace", namespace_key(memory.namespace)), ("status", _state(memory)),
+            ("id", memory.id), ("namespace", _shown(memory.namespace)), ("status", _state(memory)),
             ("content", memory.content), ("kind", memory.kind), ("type", memory.memory_type),
             ("category", memory.category or ""), ("subjects", ", ".join(memory.subjects)),
             ("importance", f"{memory.importance:.2f}"), ("created", _time(memory.created_at)),
@@ -324,7 +332,8 @@ def cmd_stats(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
         if per_ns:
             out.write("\n")
             table(["NAMESPACE", "LIVE", "SUPERSEDED", "EXPIRED", f"EXPIRING<{args.soon}"],
-                  [[ns, *(c[s] for s in states)] for ns, c in sorted(per_ns.items())], out)
+                  [[shown_namespace(namespace_from_key(ns)), *(c[s] for s in states)] for ns, c in sorted(per_ns.items())],
+                  out)
         for title, counter in (("KIND", kinds), ("TYPE", types), ("VITALITY", Counter(data["vitality"]))):
             if counter:
                 out.write("\n")
@@ -411,7 +420,7 @@ def cmd_delete(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
         raise CliError(f"{memory.id} is {memory.status} already; 'restore' brings it back")
     verb = "Remove for good" if args.hard else "Forget"
     if not args.yes:
-        _confirm(f"{verb} {memory.id} ({_short(memory.content)}) of {namespace_key(memory.namespace)}?", err,
+        _confirm(f"{verb} {memory.id} ({_short(memory.content)}) of {_shown(memory.namespace)}?", err,
                  nothing_done="nothing deleted", flag_hint=f"pass --yes to delete {memory.id}")
     deleted = store.delete(memory.id, namespace=memory.namespace, reason=args.reason or "deleted from the command line",
                            hard=args.hard)
@@ -428,9 +437,9 @@ def cmd_delete(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
 
 def cmd_erase(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     namespace = parse_namespace(args.namespace)
-    text = namespace_key(namespace)
+    text, shown = namespace_key(namespace), _shown(namespace)
     if not args.yes:
-        _confirm(f"Erase all memories of {text}?", err,
+        _confirm(f"Erase all memories of {shown}?", err,
                  nothing_done="nothing erased", flag_hint=f"pass --yes to erase {text}")
     # erase counts every record it removes; say what they were, as stats counts live ones.
     live = store.count(namespace=namespace)
@@ -438,7 +447,7 @@ def cmd_erase(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
     erased = store.erase(namespace)
     others = max(0, erased - memories)
     _emit(args, out, {"erased": erased, "namespace": text, "live": live, "history": memories - live, "other": others},
-          lambda: out.write(f"erased {plural(erased, 'record')} of {text}: {plural(live, 'live memory', 'live memories')}, "
+          lambda: out.write(f"erased {plural(erased, 'record')} of {shown}: {plural(live, 'live memory', 'live memories')}, "
                             f"{plural(memories - live, 'older, archived or expired version')}, "
                             f"{plural(others, 'other record')} (exchanges, summaries, room messages, store items)\n"))
     return 0

@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Iterable, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._rooms import MAX_NAME_CHARS, _name
+from langgraph_memory.store._rooms import MAX_NAME_CHARS, _name, check_room_count, room_name
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
 from langgraph_memory.store.records import Namespace, namespace_key, validate_namespace
@@ -62,7 +62,7 @@ def parse_export_line(obj: Any) -> tuple[Namespace, str, frozenset[str]] | None:
         raise InvalidMemoryError(EXPORT_KEY, 'expected {"room_members": {"namespace": [...], "room": ..., "members": [...]}}')
     namespace = body["namespace"]
     ns = validate_namespace(tuple(namespace) if isinstance(namespace, list) else namespace)
-    return ns, _name("room", body["room"]), check_members(body["members"])
+    return ns, _name("room", body["room"]), check_members(body["members"])  # restores a backup as it was
 
 
 class RoomMembers:
@@ -79,7 +79,7 @@ class RoomMembers:
             InvalidMemoryError: bad room, namespace or member; nothing was changed.
         """
         ns = validate_namespace(namespace)
-        name = _name("room", room)
+        name = room_name("room", room)
         record = _record_id(ns, name)
         if users is None:
             self._members_backend().delete([record])
@@ -100,6 +100,7 @@ class RoomMembers:
         """The rooms of ``rooms`` a run of ``user`` may see: open rooms, and rooms it is a
         member of (``user=None``, no known user: open rooms only)."""
         ns = validate_namespace(namespace)
+        check_room_count(rooms)
         names = [_name("rooms", r) for r in rooms]
         if not names:
             return ()

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import TIME_MIN, check_datetime, clean_query, stored_time
-from langgraph_memory.store._lines import check_name
+from langgraph_memory.store._lines import check_identifier, check_name
 from langgraph_memory.store._reads import QueryVectors
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store._writing import normalise
@@ -32,11 +32,15 @@ from langgraph_memory.store.records import (
     validate_namespace,
 )
 
-__all__ = ["RoomMessage", "RoomMessages", "ROOM_COLLECTION"]
+__all__ = ["MAX_ROOMS", "RoomMessage", "RoomMessages", "ROOM_COLLECTION", "check_room_count", "room_name"]
 
 ROOM_COLLECTION = "rooms"
 """The side collection holding room messages."""
 MAX_NAME_CHARS = 128
+MAX_ROOMS = 64
+"""The most rooms one read may name (a run's ``rooms``, :meth:`RoomMessages.search_live`,
+:meth:`~langgraph_memory.store._room_members.RoomMembers.visible_rooms`): each is a
+filter term, and on a server the run's list comes from the client."""
 _SCROLL_BATCH = 256
 
 
@@ -75,8 +79,22 @@ class RoomMessage:
 
 
 def _name(field: str, value: Any) -> str:
-    # Room names and authors are shown to models: no line breaks, controls or bidi.
+    # Authors, and rooms a read names, are shown to models: no line breaks, controls or bidi.
     return check_name(field, value, MAX_NAME_CHARS)
+
+
+def room_name(field: str, value: Any) -> str:
+    """A room name a write or a run brings in, or :class:`InvalidMemoryError`: shown to
+    models and people and keyed on by member lists, so also refused when a reader could
+    take it for another room (see :func:`~langgraph_memory.store._lines.identifier_fault`).
+    Reads check names with :func:`_name` only, so rooms stored before this rule still read."""
+    return check_identifier(field, value, MAX_NAME_CHARS)
+
+
+def check_room_count(names: Sequence[Any]) -> None:
+    """:class:`InvalidMemoryError` when ``names`` holds more than :data:`MAX_ROOMS` rooms."""
+    if len(names) > MAX_ROOMS:
+        raise InvalidMemoryError("rooms", f"names {len(names)} rooms; at most {MAX_ROOMS} may be read at once")
 
 
 def _when(at: Any, field: str = "at") -> datetime:
@@ -95,7 +113,8 @@ def _rooms(rooms: str | Sequence[str]) -> tuple[str, ...]:
     names = (rooms,) if isinstance(rooms, str) else tuple(rooms)
     if not names:
         raise InvalidMemoryError("rooms", "name at least one room")
-    return tuple(_name("rooms", r) for r in names)
+    check_room_count(names)
+    return tuple(_name("rooms", r) for r in names)  # a read: rooms stored before room_name's rule still read
 
 
 class RoomMessages:
@@ -121,7 +140,7 @@ class RoomMessages:
         if len(content) > MAX_CONTENT_CHARS:
             raise InvalidMemoryError("text", f"at most {MAX_CONTENT_CHARS} characters")
         ns = validate_namespace(namespace)
-        room, author, when = _name("room", room), _name("author", author), _when(at)
+        room, author, when = room_name("room", room), _name("author", author), _when(at)
         poster = None if poster is None else _name("poster", poster)
         names = self.agent_names if agent_names is None else tuple(agent_names)
         if addresses(content, names):

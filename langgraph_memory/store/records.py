@@ -26,6 +26,7 @@ from langgraph_memory.store._checks import (
     stored_time,
 )
 from langgraph_memory.store._durations import duration_seconds
+from langgraph_memory.store._lines import identifier_fault
 
 __all__ = [
     "Memory",
@@ -415,6 +416,8 @@ def new_memory(
     source = check_text("source", source, MAX_SOURCE_CHARS)
     data = check_metadata(metadata)
     room = None if channel is None else check_text("channel", channel, MAX_NAMESPACE_PART_CHARS)
+    if room is not None and (fault := identifier_fault(room)):  # shown beside the memory: not a look-alike
+        raise InvalidMemoryError("channel", fault)
     now = utcnow()
     born = now if created_at is None else check_datetime("created_at", created_at)
     return Memory(

@@ -24,7 +24,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store.records import Namespace, namespace_key
+from langgraph_memory.store._labels import shown_namespace
+from langgraph_memory.store.records import Namespace
 from langgraph_memory.ui import _access, _queries as q
 from langgraph_memory.ui._html import Html, esc, page
 from langgraph_memory.ui._pages import View
@@ -203,7 +204,7 @@ def _message(kind: str, text: str) -> Html:
 def _namespace(view: View, params: dict[str, str], action: Literal["read", "write"]) -> Namespace:
     namespace = q.parse_key(params.get("ns"))
     if not view.allows(action, namespace):
-        raise _Refused(403, f"you may not {action} {namespace_key(namespace)}")
+        raise _Refused(403, f"you may not {action} {shown_namespace(namespace)}")
     return namespace
 
 

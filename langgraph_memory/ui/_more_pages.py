@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from langgraph_memory.store._labels import shown_namespace
+from langgraph_memory.store._lines import with_codes
 from langgraph_memory.store.records import Namespace, namespace_key
 from langgraph_memory.ui import _queries as q
 from langgraph_memory.ui._html import Html, bar_chart, esc, join, when
@@ -36,7 +38,7 @@ def rooms_page(view: View, params: Mapping[str, str], *, digest_model: Any) -> H
         if not view.allows("read", namespace):
             continue
         rooms = q.room_names(store, namespace)
-        body.append(Html(f"<h2>{esc(key)}</h2>"))
+        body.append(Html(f"<h2>{esc(shown_namespace(namespace))}</h2>"))
         if not rooms:
             body.append(Html('<p class="muted">No room has been observed here yet.</p>'))
         for room, count in rooms:
@@ -50,7 +52,7 @@ def rooms_page(view: View, params: Mapping[str, str], *, digest_model: Any) -> H
 def _room(view: View, namespace: Namespace, room: str, count: int, model: Any, jobs: Any, job_key: str) -> Html:
     store = view.store
     key = namespace_key(namespace)
-    out = [Html(f'<h3 class="room">#{esc(room)} <span class="muted">{count} live message{"s" * (count != 1)}</span></h3>')]
+    out = [Html(f'<h3 class="room">#{esc(with_codes(room))} <span class="muted">{count} live message{"s" * (count != 1)}</span></h3>')]
     if view.caps.room_members:
         members = store.room_members(room, namespace=namespace)
         out.append(Html("<p>members: " + ("open room (anyone may read and post)" if members is None
@@ -140,7 +142,8 @@ def conversations_page(view: View, namespace: Namespace, params: Mapping[str, st
     key = namespace_key(namespace)
     query = (params.get("q") or "").strip()
     body = [
-        Html(f'<p><a href="{view.href("/namespace", ns=key)}">« {esc(key)}</a></p><h1>Conversations of {esc(key)}</h1>'),
+        Html(f'<p><a href="{view.href("/namespace", ns=key)}">« {esc(shown_namespace(namespace))}</a></p>'
+             f"<h1>Conversations of {esc(shown_namespace(namespace))}</h1>"),
         Html(f'<form method="get" action="{view.href("/conversations")}"><input type="hidden" name="ns" value="{esc(key)}">'
              f'<input type="search" name="q" id="conv-q" value="{esc(query)}" placeholder="what was said" size="40"> '
              '<button type="submit">search</button></form>'

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Literal, Mapping, Sequence
 
+from langgraph_memory.store._labels import shown_namespace
 from langgraph_memory.store.records import (
     KIND_CATEGORIES,
     DEFAULT_IMPORTANCE,
@@ -110,7 +111,8 @@ def start_page(view: View, params: Mapping[str, str]) -> Html:
         body.append(Html(f"<h2>{esc(group)}</h2><table><tr><th>namespace</th><th>live</th><th>records</th></tr>"))
         for _, key, live_count, total in items:
             body.append(Html(
-                f'<tr><td><a href="{view.href("/namespace", ns=key)}">{esc(key)}</a></td>'
+                f'<tr><td><a href="{view.href("/namespace", ns=key)}" title="{esc(key)}">'
+                f"{esc(shown_namespace(q.parse_key(key)))}</a></td>"
                 f"<td>{live_count}</td><td>{total}</td></tr>"
             ))
         body.append(Html("</table>"))
@@ -147,7 +149,7 @@ def namespace_page(view: View, namespace: Namespace, params: Mapping[str, str]) 
     memory_type = params.get("type") or ""
     query = (params.get("q") or "").strip()
     counts = q.status_counts(store, namespace)
-    body = [Html(f"<h1>{esc(key)}</h1>"), _done(params), Html('<p class="muted">')]
+    body = [Html(f"<h1>{esc(shown_namespace(namespace))}</h1>"), _done(params), Html('<p class="muted">')]
     body += [Html(f'<a href="{view.href("/namespace", ns=key, status=s)}">{esc(s)}: {counts[s]}</a> · ') for s in q.STATUSES]
     if namespace[0] == "memories":
         body.append(Html(f'<a href="{view.href("/conversations", ns=key)}">conversations</a>'))
@@ -171,8 +173,8 @@ def namespace_page(view: View, namespace: Namespace, params: Mapping[str, str]) 
             f'<fieldset><legend>Erase this namespace</legend><form method="post" action="{view.href("/actions/erase")}" '
             f'data-confirm="Erase every memory of this namespace, history included?">{csrf_field(view)}'
             f'<input type="hidden" name="ns" value="{esc(key)}">'
-            f'<p class="muted">Removes every memory of {esc(key)} and the namespaces under it, history and '
-            f"conversations included, at once and for good. Type the namespace to confirm.</p>"
+            f'<p class="muted">Removes every memory of {esc(shown_namespace(namespace))} and the namespaces under '
+            f"it, history and conversations included, at once and for good. Type <code>{esc(key)}</code> to confirm.</p>"
             f'<input type="text" name="confirm" id="erase-confirm" autocomplete="off" placeholder="{esc(key)}"> '
             '<button type="submit" id="erase">erase</button></form></fieldset>'
         ))
@@ -256,7 +258,7 @@ def memory_page(view: View, namespace: Namespace, memory: Memory, params: Mappin
     if m.metadata:
         fields.append(("metadata", Html(f'<code class="content">{esc(json.dumps(m.metadata, ensure_ascii=False, indent=1))}</code>')))
     body = [
-        Html(f'<p><a href="{view.href("/namespace", ns=key)}">« {esc(key)}</a></p>'), _done(params),
+        Html(f'<p><a href="{view.href("/namespace", ns=key)}">« {esc(shown_namespace(namespace))}</a></p>'), _done(params),
         Html(f'<h1>Memory <code>{esc(m.id[:8])}</code></h1><p class="content" id="memory-content">{esc(m.content)}</p>'),
         Html("<table class=\"fields\">"), join(Html(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>") for k, v in fields), Html("</table>"),
     ]
