@@ -72,12 +72,17 @@ def weighted_fusion(
     top_dense = max((h.score for h in dense), default=0.0)
     top_sparse = max((h.score for h in sparse), default=0.0)
     for hit in dense:
-        entry = fused.setdefault(hit.point.id, Fused(hit, 0.0))
+        entry = fused.get(hit.point.id)
+        if entry is None:
+            entry = fused[hit.point.id] = Fused(hit, 0.0)
         entry.dense_score = hit.score
         if entry.hit.point.dense is None:
             entry.hit = hit
     for hit in sparse:
-        fused.setdefault(hit.point.id, Fused(hit, 0.0)).sparse_score = hit.score
+        entry = fused.get(hit.point.id)
+        if entry is None:
+            entry = fused[hit.point.id] = Fused(hit, 0.0)
+        entry.sparse_score = hit.score
     total = (dense_weight + sparse_weight) * max(max_boost, 1.0) or 1.0
     for entry in fused.values():
         score = 0.0
