@@ -94,6 +94,8 @@ class Snapshot:
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
         """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25`); every new
         snapshot (a new sequence number) starts without."""
+        self._orders: dict[Any, tuple[Any, np.ndarray, np.ndarray]] = {}
+        """Rows by score, per query vector (:mod:`._snapshot_batch`): a turn's rounds reuse them."""
 
     def at(self, seq: int) -> "Snapshot":
         """The same rows, current as of ``seq`` (no write since concerned them)."""

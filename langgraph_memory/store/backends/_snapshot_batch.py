@@ -19,9 +19,11 @@ import numpy as np
 from langgraph_memory.store.backends._base import DenseQuery, ExactHits, Hit, SparseQuery, StoredPoint
 from langgraph_memory.store.backends._snapshot import _bm25_key, _unit
 
-ONE_PASS_MIN = 2
-"""Lists of one score vector answered together from this many; fewer, one by one (a
-shared sort of every row costs more than one list's own cut)."""
+ONE_PASS_MIN = 1
+"""Lists of one query vector are cut from its shared order from this many (one by one,
+:meth:`Snapshot.answer`, below)."""
+ORDERS_KEPT = 8
+"""Orders kept per snapshot (a turn uses one or two query vectors, three with aliases)."""
 
 
 def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | SparseQuery]],
@@ -29,31 +31,45 @@ def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | Spar
     """The hits of each ``(index, query)``, by index, as :meth:`Snapshot.answer` gives
     them (``None`` for a BM25 list the engine's scores do not settle). ``masks`` is the
     batch's cache (:func:`~._snapshots.local_answers`): masks by filter, scores by vector."""
-    groups: dict[Any, tuple[np.ndarray, list[tuple[int, DenseQuery | SparseQuery]]]] = {}
+    groups: dict[Any, list[tuple[int, DenseQuery | SparseQuery]]] = {}
     out: dict[int, list[Hit] | None] = {}
     for i, q in queries:
-        if isinstance(q, DenseQuery):
-            key: Any = id(q.vector)
-            if key not in groups:
-                every = masks.get(key)
-                if every is None:
-                    every = masks[key] = snapshot.vectors @ _unit(q.vector)
-                groups[key] = (every, [])
-        else:
-            key = _bm25_key(q)
-            if key not in groups:
-                known = snapshot._bm25.get(key)
-                if known is None:  # dropped by another thread's batch meanwhile: the engine answers
-                    out[i] = None
-                    continue
-                groups[key] = (known, [])  # type: ignore[assignment]
-        groups[key][1].append((i, q))
-    for every, members in groups.values():
+        key: Any = ("dense", id(q.vector)) if isinstance(q, DenseQuery) else ("bm25", _bm25_key(q))
+        if key[0] == "bm25" and key[1] not in snapshot._bm25:
+            out[i] = None  # dropped by another thread's batch meanwhile: the engine answers
+            continue
+        groups.setdefault(key, []).append((i, q))
+    for key, members in groups.items():
         if len(members) < ONE_PASS_MIN:
             out.update((i, snapshot.answer(q, masks)) for i, q in members)
         else:
-            out.update(_group(snapshot, every, members, masks))
+            out.update(_group(snapshot, key, members, masks))
     return out
+
+
+def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.ndarray],
+             ) -> tuple[np.ndarray, float | None, np.ndarray]:
+    """The scores of ``query``'s vector, the BM25 cut, and every row by score, best first,
+    equal scores by ascending id (rows are in id order and the sort is stable). Kept on
+    the snapshot: a turn's later rounds ask again with the same vector."""
+    found = snapshot._orders.get(key)
+    if isinstance(query, DenseQuery):
+        if found is not None and found[0] is query.vector:
+            return found[1], None, found[2]
+        scores = masks.get(id(query.vector))
+        if scores is None:
+            scores = masks[id(query.vector)] = snapshot.vectors @ _unit(query.vector)
+        owner: Any = query.vector  # held: its id is not reused while the entry lives
+        cut = None
+    else:
+        scores, cut = owner = snapshot._bm25[key[1]]
+        if found is not None and found[0] is owner:
+            return scores, cut, found[2]
+    order = np.argsort(-scores, kind="stable")
+    if len(snapshot._orders) >= ORDERS_KEPT:
+        snapshot._orders.clear()
+    snapshot._orders[key] = (owner, scores, order)
+    return scores, cut, order
 
 
 def _keep(snapshot: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.ndarray]) -> np.ndarray:
@@ -69,23 +85,18 @@ def _keep(snapshot: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.nd
     return keep
 
 
-def _group(snapshot: Any, every: Any, members: list[tuple[int, DenseQuery | SparseQuery]],
+def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | SparseQuery]],
            masks: dict[Any, np.ndarray]) -> dict[int, list[Hit] | None]:
-    """The lists of one score vector (a dense query's cosines, or the engine's BM25 scores
-    of one sparse query with their cut)."""
-    sparse = isinstance(members[0][1], SparseQuery)
+    """The lists of one query vector (its cosines, or the engine's BM25 scores and cut)."""
+    sparse = key[0] == "bm25"
+    scores, cut, order = _ordered(snapshot, key, members[0][1], masks)
     if sparse:
-        scores, cut = every
         valid = ~np.isnan(scores)
     else:
-        scores, cut = every, None
         valid = snapshot.has_dense
         if np.isnan(scores[valid]).any():
             # A nan cosine (a nan in a stored vector) has no place in an order: one by one.
             return {i: snapshot.answer(q, masks) for i, q in members}
-    # Every row by score, best first, equal scores by ascending id (rows are in id
-    # order and the sort is stable): each list is this order, filtered and cut.
-    order = np.argsort(-scores, kind="stable")
     out: dict[int, list[Hit] | None] = {}
     ids = snapshot.ids
     for i, q in members:
