@@ -154,6 +154,22 @@ _RELATIVE = [
 ]
 
 
+_TIME_WORDS = frozenset(m for m in _MONTHS if m.isascii()) | {
+    "ago", "il", "today", "tonight", "this", "aujourd", "aujourdhui", "ce", "yesterday", "hier", "cette",
+    "last", "past", "la", "le", "l", "recently", "lately", "recemment", "dernierement",
+}
+"""The words one of the patterns above starts from in an ASCII text (a month, "ago",
+"il y a", the first word of a relative time); the others need a digit."""
+_DIGIT = re.compile(r"\d")
+
+
+def _names_no_time(text: str) -> bool:
+    """Whether ``text`` surely names no time: ASCII (where ignoring case is plain ASCII
+    case), no digit and none of :data:`_TIME_WORDS`. Most messages; trying every
+    pattern on one costs ~35 µs, this ~3 µs."""
+    return text.isascii() and not _DIGIT.search(text) and _TIME_WORDS.isdisjoint(_WORD.findall(text.lower()))
+
+
 def _day_window(year: int, month: int, day: int) -> tuple[datetime, datetime] | None:
     try:
         centre = datetime(year, month, day, tzinfo=timezone.utc)
@@ -172,6 +188,8 @@ def time_windows(text: str, *, now: datetime) -> list[tuple[datetime, datetime]]
     """Time ranges a query names, English or French: dates ("on 3 June, 2023", "in May
     2023", "in March"), and times relative to ``now`` ("yesterday", "last week",
     "recently", "3 weeks ago"). Empty when it names none. No LLM: a few patterns."""
+    if _names_no_time(text):
+        return []
     windows: list[tuple[datetime, datetime]] = []
     for pattern in _ABSOLUTE:
         for m in pattern.finditer(text):
