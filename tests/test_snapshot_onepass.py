@@ -196,3 +196,22 @@ def test_ranked_takes_an_exact_answer_as_it_comes_and_settles_a_plain_one():
         plan.send([tied])
     except StopIteration as done:
         assert [h.point.id for h in done.value[0]] == ["a", "b"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(namespace=st.lists(st.text(max_size=6) | st.integers(), max_size=4).map(tuple) | st.lists(st.text(max_size=3)))
+def test_a_namespace_key_checked_once_is_what_checking_every_time_gives(namespace):
+    from langgraph_memory.errors import InvalidMemoryError
+    from langgraph_memory.store._reads import checked_key
+    from langgraph_memory.store.records import namespace_key, validate_namespace
+
+    for _ in range(2):  # the second time from the cache, if it was valid
+        try:
+            expected = namespace_key(validate_namespace(namespace))
+        except InvalidMemoryError:
+            try:
+                checked_key(namespace)
+            except InvalidMemoryError:
+                continue
+            raise AssertionError(f"{namespace!r} accepted")
+        assert checked_key(namespace) == expected

@@ -32,13 +32,27 @@ class QueryVectors:
     sparse: tuple[list[int], list[float]]
 
 
+_KEYS: dict[tuple[str, ...], str] = {}
+"""Keys of namespaces already validated: a pre-hook turn builds four filters on one."""
+
+
+def checked_key(namespace: Namespace) -> str:
+    """``namespace``'s key, once it is valid (``validate_namespace``); a tuple of plain
+    strings checked once is not checked again."""
+    if type(namespace) is tuple and all(type(p) is str for p in namespace):
+        key = _KEYS.get(namespace)
+        if key is None:
+            key = namespace_key(validate_namespace(namespace))
+            if len(_KEYS) >= 4096:
+                _KEYS.clear()
+            _KEYS[namespace] = key
+        return key
+    return namespace_key(validate_namespace(namespace))
+
+
 def live_where(namespace: Namespace, **conditions: Any) -> Where:
     """A filter on the live (not superseded, not expired) memories of ``namespace``."""
-    return Where(
-        namespace=namespace_key(validate_namespace(namespace)),
-        alive_at=utcnow().timestamp(),
-        **conditions,
-    )
+    return Where(namespace=checked_key(namespace), alive_at=utcnow().timestamp(), **conditions)
 
 
 def run_plans(backend: Backend, plans: Sequence[Plan[Any]], *, cached: bool = False) -> list[Any]:
