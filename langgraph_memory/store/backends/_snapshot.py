@@ -395,7 +395,9 @@ class Snapshot:
             known = ~np.isnan(values)
             rows, values = rows[known], values[known]
             rows = rows[np.argsort(-values if query.descending else values, kind="stable")]
-        return [Hit(self._point(int(r), query.payload, query.with_vectors), 0.0) for r in rows[: query.limit].tolist()]
+        if query.payload is False and not query.with_vectors:  # which of some ids match: ids only
+            return [Hit(StoredPoint(self.ids[r], {}), 0.0) for r in rows[: query.limit].tolist()]
+        return [Hit(self._point(r, query.payload, query.with_vectors), 0.0) for r in rows[: query.limit].tolist()]
 
     def _best(self, query: DenseQuery | SparseQuery, rows: np.ndarray, scores: np.ndarray,
               min_score: float | None) -> list[Hit]:
