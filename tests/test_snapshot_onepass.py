@@ -108,7 +108,8 @@ def test_one_pass_bm25_lists_are_the_lists_answered_alone(content, data):
     asked = snapshot.bm25_query(terms)
     # The engine's namespace-wide answer: some rows score (ties on purpose), best first;
     # cut at a depth below the namespace's size, it leaves a cut under which rows are unknown.
-    scored = data.draw(st.lists(st.sampled_from(range(len(snapshot.ids))), unique=True) if snapshot.ids else st.just([]))
+    every_row = st.lists(st.sampled_from(range(len(snapshot.ids))), unique=True) if snapshot.ids else st.just([])
+    scored = data.draw(every_row)
     scores = data.draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.5]), min_size=len(scored), max_size=len(scored)))
     wide = sorted((Hit(StoredPoint(snapshot.ids[r], {}), s) for r, s in zip(scored, scores)), key=lambda h: -h.score)
     depth = data.draw(st.integers(1, max(1, len(snapshot.ids))))

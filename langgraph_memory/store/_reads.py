@@ -112,7 +112,8 @@ def ranked(queries: Sequence[Query]) -> Plan[list[list[Hit]]]:
         for i, hits in zip(deeper, (yield [asked[i] for i in deeper])):
             results[i] = hits
     return [
-        hits if not _nearest(q) or type(hits) is ExactHits else sorted(hits, key=lambda h: (-h.score, h.point.id))[: q.limit]
+        hits if not _nearest(q) or type(hits) is ExactHits
+        else sorted(hits, key=lambda h: (-h.score, h.point.id))[: q.limit]
         for q, hits in zip(queries, results)
     ]
 
