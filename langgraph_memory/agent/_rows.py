@@ -18,24 +18,28 @@ class VectorRows:
     """Vectors (unit length) with their memory ids and creation days, for the semantic dedup."""
 
     def __init__(self, rows: list[tuple[np.ndarray, str, int | None]]) -> None:
-        self.vectors = [r[0] for r in rows]
         self.owners = [r[1] for r in rows]
         self.days = [r[2] for r in rows]
-        self._matrix: np.ndarray | None = None
+        # One matrix with room to grow: a turn adds a row per memory it chooses, and
+        # stacking every row again before each comparison cost more than the product.
+        self._matrix: np.ndarray | None = np.stack([r[0] for r in rows]) if rows else None
 
     def add(self, vector: np.ndarray, owner: str, day: int | None) -> None:
-        self.vectors.append(vector)
+        n = len(self.owners)
+        if self._matrix is None:
+            self._matrix = np.empty((8, len(vector)), dtype=np.result_type(vector, np.float32))
+        elif n == len(self._matrix):
+            self._matrix = np.concatenate([self._matrix, np.empty_like(self._matrix)])
+        self._matrix[n] = vector
         self.owners.append(owner)
         self.days.append(day)
-        self._matrix = None
 
     def too_close(self, vector: np.ndarray, own_id: str, day: int | None, threshold: float, same_day_only: bool) -> bool:
         """Whether ``vector`` is within ``threshold`` (cosine) of one of these rows."""
-        if not self.vectors:
+        if not self.owners:
             return False
-        if self._matrix is None:
-            self._matrix = np.stack(self.vectors)
-        for sim, owner, other_day in zip((self._matrix @ vector).tolist(), self.owners, self.days):
+        sims = (self._matrix[: len(self.owners)] @ vector).tolist()  # type: ignore[index]
+        for sim, owner, other_day in zip(sims, self.owners, self.days):
             # A memory that left the window may come back: it must not be blocked by itself.
             if sim < threshold or owner == own_id:
                 continue

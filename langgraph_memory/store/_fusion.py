@@ -72,12 +72,17 @@ def weighted_fusion(
     top_dense = max((h.score for h in dense), default=0.0)
     top_sparse = max((h.score for h in sparse), default=0.0)
     for hit in dense:
-        entry = fused.setdefault(hit.point.id, Fused(hit, 0.0))
+        entry = fused.get(hit.point.id)
+        if entry is None:
+            entry = fused[hit.point.id] = Fused(hit, 0.0)
         entry.dense_score = hit.score
         if entry.hit.point.dense is None:
             entry.hit = hit
     for hit in sparse:
-        fused.setdefault(hit.point.id, Fused(hit, 0.0)).sparse_score = hit.score
+        entry = fused.get(hit.point.id)
+        if entry is None:
+            entry = fused[hit.point.id] = Fused(hit, 0.0)
+        entry.sparse_score = hit.score
     total = (dense_weight + sparse_weight) * max(max_boost, 1.0) or 1.0
     for entry in fused.values():
         score = 0.0
@@ -149,6 +154,22 @@ _RELATIVE = [
 ]
 
 
+_TIME_WORDS = frozenset(m for m in _MONTHS if m.isascii()) | {
+    "ago", "il", "today", "tonight", "this", "aujourd", "aujourdhui", "ce", "yesterday", "hier", "cette",
+    "last", "past", "la", "le", "l", "recently", "lately", "recemment", "dernierement",
+}
+"""The words one of the patterns above starts from in an ASCII text (a month, "ago",
+"il y a", the first word of a relative time); the others need a digit."""
+_DIGIT = re.compile(r"\d")
+
+
+def _names_no_time(text: str) -> bool:
+    """Whether ``text`` surely names no time: ASCII (where ignoring case is plain ASCII
+    case), no digit and none of :data:`_TIME_WORDS`. Most messages; trying every
+    pattern on one costs ~35 µs, this ~3 µs."""
+    return text.isascii() and not _DIGIT.search(text) and _TIME_WORDS.isdisjoint(_WORD.findall(text.lower()))
+
+
 def _day_window(year: int, month: int, day: int) -> tuple[datetime, datetime] | None:
     try:
         centre = datetime(year, month, day, tzinfo=timezone.utc)
@@ -167,6 +188,8 @@ def time_windows(text: str, *, now: datetime) -> list[tuple[datetime, datetime]]
     """Time ranges a query names, English or French: dates ("on 3 June, 2023", "in May
     2023", "in March"), and times relative to ``now`` ("yesterday", "last week",
     "recently", "3 weeks ago"). Empty when it names none. No LLM: a few patterns."""
+    if _names_no_time(text):
+        return []
     windows: list[tuple[datetime, datetime]] = []
     for pattern in _ABSOLUTE:
         for m in pattern.finditer(text):

@@ -15,6 +15,7 @@ from typing import Any, Generator, Sequence, TypeVar
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where
+from langgraph_memory.store.backends._base import ExactHits
 from langgraph_memory.store.records import Memory, Namespace, namespace_key, utcnow, validate_namespace
 
 T = TypeVar("T")
@@ -31,13 +32,27 @@ class QueryVectors:
     sparse: tuple[list[int], list[float]]
 
 
+_KEYS: dict[tuple[str, ...], str] = {}
+"""Keys of namespaces already validated: a pre-hook turn builds four filters on one."""
+
+
+def checked_key(namespace: Namespace) -> str:
+    """``namespace``'s key, once it is valid (``validate_namespace``); a tuple of plain
+    strings checked once is not checked again."""
+    if type(namespace) is tuple and all(type(p) is str for p in namespace):
+        key = _KEYS.get(namespace)
+        if key is None:
+            key = namespace_key(validate_namespace(namespace))
+            if len(_KEYS) >= 4096:
+                _KEYS.clear()
+            _KEYS[namespace] = key
+        return key
+    return namespace_key(validate_namespace(namespace))
+
+
 def live_where(namespace: Namespace, **conditions: Any) -> Where:
     """A filter on the live (not superseded, not expired) memories of ``namespace``."""
-    return Where(
-        namespace=namespace_key(validate_namespace(namespace)),
-        alive_at=utcnow().timestamp(),
-        **conditions,
-    )
+    return Where(namespace=checked_key(namespace), alive_at=utcnow().timestamp(), **conditions)
 
 
 def run_plans(backend: Backend, plans: Sequence[Plan[Any]], *, cached: bool = False) -> list[Any]:
@@ -84,17 +99,21 @@ def ranked(queries: Sequence[Query]) -> Plan[list[list[Hit]]]:
     hit fetched still scores as the hit at the cut, the group may go on past it, and that
     query alone is asked again, twice as deep, in a further round (rare).
     """
-    asked = [dataclasses.replace(q, limit=_with_slack(q)) if _nearest(q) else q for q in queries]
+    asked = [dataclasses.replace(q, limit=_with_slack(q), exact_limit=q.limit) if _nearest(q) else q
+             for q in queries]
     results = list((yield asked))
+    # A snapshot's answer (ExactHits) is already cut and ordered so: nothing to settle.
     while deeper := [
-        i for i, q in enumerate(queries) if _nearest(q) and _tie_goes_on(results[i], q.limit, asked[i].limit)
+        i for i, q in enumerate(queries)
+        if _nearest(q) and type(results[i]) is not ExactHits and _tie_goes_on(results[i], q.limit, asked[i].limit)
     ]:
         for i in deeper:
             asked[i] = dataclasses.replace(asked[i], limit=2 * asked[i].limit)
         for i, hits in zip(deeper, (yield [asked[i] for i in deeper])):
             results[i] = hits
     return [
-        sorted(hits, key=lambda h: (-h.score, h.point.id))[: q.limit] if _nearest(q) else hits
+        hits if not _nearest(q) or type(hits) is ExactHits
+        else sorted(hits, key=lambda h: (-h.score, h.point.id))[: q.limit]
         for q, hits in zip(queries, results)
     ]
 

@@ -84,7 +84,7 @@ def search_filters(
     for t in types_t or ():
         validate_memory_type(t)
     cats_t = as_tuple(categories, "categories")
-    known = set().union(*KIND_CATEGORIES.values())
+    known = set().union(*KIND_CATEGORIES.values()) if cats_t else set()
     for c in cats_t or ():
         if c not in known:
             raise InvalidMemoryError("categories", f"unknown category {c!r}")
@@ -142,16 +142,16 @@ def recent_plan(
     return memories_plan(where, limit, "updated_at")
 
 
+_IDENTITY = (
+    Where(status=None, memory_types=("identity",)),
+    Where(status=None, kinds=("self",), categories=("context",)),
+)
+"""What the identity channel reads (either), built once: a filter is immutable."""
+
+
 def identity_plan(namespace: Namespace, limit: int, channel: str | None = None) -> Plan[list[Memory]]:
     check_limit("limit", limit)
-    where = live_where(
-        namespace, channel_scope=channel,
-        any_of=(
-            Where(status=None, memory_types=("identity",)),
-            Where(status=None, kinds=("self",), categories=("context",)),
-        ),
-    )
-    return memories_plan(where, limit, "importance")
+    return memories_plan(live_where(namespace, channel_scope=channel, any_of=_IDENTITY), limit, "importance")
 
 
 def important_plan(

@@ -76,6 +76,13 @@ class Hit:
     score: float
 
 
+class ExactHits(list):  # type: ignore[type-arg]
+    """A nearest-neighbour answer already in its final order and cut: best score first,
+    equal scores by ascending id, no tie left open at the cut (a namespace snapshot's
+    answer, :mod:`._snapshot_batch`). The engine's answers are plain lists: their order
+    among equal scores changes from run to run."""
+
+
 @dataclass(frozen=True)
 class Where:
     """A conjunction of conditions; ``None`` means no condition on that field.
@@ -170,6 +177,10 @@ class DenseQuery:
     query's cost in the engine, so candidate lists ask for none."""
     min_score: float | None = None
     """Only hits scoring at least this; the engine reads nothing of the others."""
+    exact_limit: int | None = None
+    """The hits the caller needs when ``limit`` asks more to see past a tie at its cut
+    (:func:`~langgraph_memory.store._reads.ranked`): an answer that settles ties itself
+    (an :class:`ExactHits`) may stop at this many."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +194,8 @@ class SparseQuery:
     rescore: list[float] | None = None
     """A dense vector: the BM25 hits come back scored by their cosine to it instead, in the
     engine (a prefetch), so that nobody has to bring their vectors home to score them."""
+    exact_limit: int | None = None
+    """As :attr:`DenseQuery.exact_limit`."""
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,14 @@ turn is filtered and cut from those scores. :mod:`._snapshots` keeps snapshots f
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from langgraph_memory.store.backends._base import DenseQuery, FetchQuery, Hit, SparseQuery, StoredPoint, Where
+from langgraph_memory.store.backends._base import (
+    DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where,
+)
 
 
 BM25_DEPTH = 128
@@ -91,6 +94,8 @@ class Snapshot:
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
         """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25`); every new
         snapshot (a new sequence number) starts without."""
+        self._orders: dict[Any, tuple[Any, np.ndarray, np.ndarray]] = {}
+        """Rows by score, per query vector (:mod:`._snapshot_batch`): a turn's rounds reuse them."""
 
     def at(self, seq: int) -> "Snapshot":
         """The same rows, current as of ``seq`` (no write since concerned them)."""
@@ -158,7 +163,10 @@ class Snapshot:
         memo: dict[Any, Any] = {}
         for key, derived in self._memo.items():
             kind, field = key[0], key[1]
-            if field not in fields:
+            if kind == "alive":  # :meth:`_live_at`: built again when asked
+                if "status" not in fields and "expires_at" not in fields:
+                    memo[key] = derived
+            elif field not in fields:
                 memo[key] = derived
             elif kind == "values":
                 memo[key] = by_value = dict(derived)
@@ -168,11 +176,12 @@ class Snapshot:
                         by_value[v] = by_value[v][by_value[v] != r]
                     for v in new - old:
                         by_value[v] = np.sort(np.append(by_value.get(v, np.zeros(0, dtype=np.intp)), r))
-            else:
+            elif kind in _DERIVE:
                 derived = derived.copy()
                 for r in rows:
                     derived[r] = _DERIVE[kind](payloads[r], field, key)
                 memo[key] = derived
+            # else (the sorted expiry times): built again when asked
         return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, memories, self.row, memo)
 
     # -- the engine's filter conditions, as masks over the rows ----------------------------
@@ -231,17 +240,39 @@ class Snapshot:
                 out &= test(values, bound)
         return out
 
+    def _live_at(self, at: float) -> np.ndarray:
+        """The live rows with no expiry or one after ``at`` (shared: never written to).
+        It is the same for every ``at`` between two expiry times of the namespace, so it
+        is kept by how many of them ``at`` has passed: a turn's filters each carry their
+        own ``at`` (the time they were built), and most namespaces have no expiry at all."""
+        expiries = self._memo.get(("expiries", "expires_at"))
+        if expiries is None:
+            values = self.floats("expires_at")
+            expiries = self._memo[("expiries", "expires_at")] = sorted(values[~np.isnan(values)].tolist())
+        key = ("alive", "expires_at", bisect_right(expiries, at))
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self.match("status", ("live",)) & (
+                self.is_null("expires_at") | self._range("expires_at", gt=at))
+        return found
+
     def mask(self, where: Where) -> np.ndarray:
         """Which rows ``where`` keeps (the conditions of ``backends._base.translate``)."""
         n = len(self.ids)
         if where.namespace is not None and where.namespace != self.namespace:
             return np.zeros(n, dtype=bool)
+        # Most filters: live memories alive now, one cached mask (:meth:`_live_at`).
+        live = where.alive_at is not None and where.status == "live"
         if where.ids is not None:
             out = np.zeros(n, dtype=bool)
             out[[r for i in where.ids if (r := self.row.get(i)) is not None]] = True
+            if live:
+                out &= self._live_at(where.alive_at)  # type: ignore[arg-type]
+        elif live:
+            out = self._live_at(where.alive_at).copy()  # type: ignore[arg-type]  # (``out`` is written)
         else:
             out = np.ones(n, dtype=bool)
-        if where.status is not None:
+        if where.status is not None and not live:
             out &= self.match("status", (where.status,) if isinstance(where.status, str) else tuple(where.status))
         keywords = (
             ("ns_prefixes", None if where.namespace_prefix is None else (where.namespace_prefix,)),
@@ -257,7 +288,7 @@ class Snapshot:
             out &= self._range("updated_at", gte=where.updated_since)
         if where.created_since is not None or where.created_until is not None:
             out &= self._range("created_at", gte=where.created_since, lte=where.created_until)
-        if where.alive_at is not None:
+        if where.alive_at is not None and not live:
             out &= self.is_null("expires_at") | self._range("expires_at", gt=where.alive_at)
         if where.expired_at is not None:
             out &= self._range("expires_at", lte=where.expired_at)
@@ -345,8 +376,9 @@ class Snapshot:
             if cut is not None:
                 # A row the engine did not return scores at most the cut: only the rows
                 # above it are sure to hold the list's best.
-                rows, scores = rows[scores > cut], scores[scores > cut]
-                if len(rows) < query.limit:
+                above = scores > cut
+                rows, scores = rows[above], scores[above]
+                if len(rows) < min(query.limit, query.exact_limit or query.limit):
                     return None
             return self._best(query, rows, scores, None)
         if isinstance(query, DenseQuery):
@@ -360,24 +392,31 @@ class Snapshot:
         rows = np.flatnonzero(keep)
         if query.order_by is not None:
             values = self.floats(query.order_by)[rows]
-            rows, values = rows[~np.isnan(values)], values[~np.isnan(values)]
+            known = ~np.isnan(values)
+            rows, values = rows[known], values[known]
             rows = rows[np.argsort(-values if query.descending else values, kind="stable")]
-        return [Hit(self._point(int(r), query.payload, query.with_vectors), 0.0) for r in rows[: query.limit].tolist()]
+        if query.payload is False and not query.with_vectors:  # which of some ids match: ids only
+            return [Hit(StoredPoint(self.ids[r], {}), 0.0) for r in rows[: query.limit].tolist()]
+        return [Hit(self._point(r, query.payload, query.with_vectors), 0.0) for r in rows[: query.limit].tolist()]
 
     def _best(self, query: DenseQuery | SparseQuery, rows: np.ndarray, scores: np.ndarray,
               min_score: float | None) -> list[Hit]:
-        """The best ``query.limit`` of ``rows``, equal scores by ascending id (rows are in id order)."""
+        """The best ``query.limit`` of ``rows`` (``query.exact_limit``, when set: ties are
+        settled here), equal scores by ascending id (rows are in id order)."""
+        limit = query.limit if query.exact_limit is None else min(query.limit, query.exact_limit)
         if min_score is not None:
-            rows, scores = rows[scores >= min_score], scores[scores >= min_score]
-        if len(scores) > 2 * query.limit:
+            enough = scores >= min_score
+            rows, scores = rows[enough], scores[enough]
+        if len(scores) > 2 * limit:
             # The best ``limit`` and every row tied with the last of them, then in order.
-            cut = np.partition(scores, len(scores) - query.limit)[len(scores) - query.limit]
-            rows, scores = rows[scores >= cut], scores[scores >= cut]
-        order = np.argsort(-scores, kind="stable")[: query.limit]
+            cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+            enough = scores >= cut
+            rows, scores = rows[enough], scores[enough]
+        order = np.argsort(-scores, kind="stable")[:limit]
         best = zip(rows[order].tolist(), scores[order].tolist())
         if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
-            return [Hit(StoredPoint(self.ids[r], {}), score) for r, score in best]
-        return [Hit(self._point(r, query.payload, query.with_vectors), score) for r, score in best]
+            return ExactHits([Hit(StoredPoint(self.ids[r], {}), score) for r, score in best])
+        return ExactHits([Hit(self._point(r, query.payload, query.with_vectors), score) for r, score in best])
 
 
 def _bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:

@@ -295,6 +295,7 @@ def local_answers(
     # A search's first round (a dense query over the namespace, not over given ids) counts
     # as a read of the namespace; its later rounds use a snapshot only if one is held.
     searched = {q.where.namespace for q in queries if isinstance(q, DenseQuery) and q.where.ids is None}
+    dense: dict[str, list[tuple[int, DenseQuery]]] = {}  # per namespace, answered together
     for i, q in enumerate(queries):
         ns = q.where.namespace
         if ns is None or not isinstance(q, (DenseQuery, SparseQuery, FetchQuery)):
@@ -302,8 +303,18 @@ def local_answers(
         if ns not in found:
             found[ns] = snapshot_of(ns, ns in searched)
         snap = found[ns]
-        if snap is not None and not isinstance(q, SparseQuery):
+        if snap is None or isinstance(q, SparseQuery):
+            continue
+        if isinstance(q, DenseQuery):
+            dense.setdefault(ns, []).append((i, q))
+        else:
             out[i] = snap.answer(q, masks.setdefault(ns, {}))
+    if dense:
+        from langgraph_memory.store.backends._snapshot_batch import answer_nearest
+
+        for ns, mine in dense.items():
+            for i, hits in answer_nearest(found[ns], mine, masks.setdefault(ns, {})).items():
+                out[i] = hits
     return out, found, masks
 
 
@@ -330,9 +341,18 @@ def answer_batch(
     for (snap, query), hits in zip(wide.values(), answers[len(rest):]):
         snap.learn_bm25(query, hits)
     engine = iter(answers[: len(rest)])
+    settled: dict[int, list[Hit] | None] = {}
+    if bm25:
+        from langgraph_memory.store.backends._snapshot_batch import answer_nearest
+
+        by_snapshot: dict[int, list[tuple[int, SparseQuery]]] = {}
+        for i, snap in bm25.items():
+            by_snapshot.setdefault(id(snap), []).append((i, queries[i]))  # type: ignore[arg-type]
+        for mine in by_snapshot.values():
+            snap = bm25[mine[0][0]]
+            settled.update(answer_nearest(snap, mine, masks.setdefault(snap.namespace, {})))
     out: list[list[Hit] | None] = [
-        bm25[i].answer(q, masks.setdefault(q.where.namespace, {})) if i in bm25 else next(engine) if hits is None
-        else hits
+        settled[i] if i in bm25 else next(engine) if hits is None else hits
         for i, (q, hits) in enumerate(zip(queries, local))
     ]
     # BM25 lists the best scores of a large namespace do not settle: the engine's own answer.
