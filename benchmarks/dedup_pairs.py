@@ -70,7 +70,7 @@ def main() -> None:
           f"(floor {policy.candidate_floor}, subject floor {policy.subject_floor}, duplicate {policy.duplicate_cosine}, band {policy.uncertain_band})")
     decisions = [v.decision for v in verdicts]
     print(report(PAIRS, cosines, decisions))
-    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind; rounds 6, 6b, 7, 7b, 7c, 8 and 9 are "
+    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind; rounds 6, 6b, 7, 7b, 7c, 8, 9 and 10 are "
           "issue #25's tuning rounds, see tests/dedup_pairs.py):")
     for name, subset in ROUNDS.items():
         idx = [i for i, p in enumerate(PAIRS) if p in subset]

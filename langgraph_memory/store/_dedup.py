@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
+from langgraph_memory.store._slot_aliases import same_slot
 from langgraph_memory.store._slots import held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
@@ -196,6 +197,12 @@ class DedupPolicy:
         if ns and os_ and not ns & os_:
             return out("different", "different subjects")
         n, o = _parse(new), _parse(old)
+        # One single-value slot said again through the same or another verb or noun ("drives a Skoda" / "his car is
+        # a Kia", "habite à Nantes" / "l'appart d'Aurélie est à Rennes"), read whole (store/_slot_aliases.py).
+        # Below the candidate floor only when both name the same owner.
+        said = same_slot(new, old)
+        if said and (said.named or cosine >= self.candidate_floor):
+            return out(said.decision, said.reason)  # type: ignore[arg-type]
         if cosine < self.candidate_floor:
             # Reached by the subject, not by similarity: only a correction of the same subject counts.
             # The same subject: a shared name, or new's first word is old's leading name ("mathis a demenage").
