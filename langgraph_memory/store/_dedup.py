@@ -11,7 +11,7 @@ from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
-from langgraph_memory.store._slot_aliases import same_slot
+from langgraph_memory.store._slot_aliases import another_item, same_slot
 from langgraph_memory.store._slots import held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
@@ -263,7 +263,7 @@ class DedupPolicy:
             return out("different", "only when a change happened differs", certain=False)
         # Two slots of one owner ("Wren's accountant" / "wren's lawyer"), or a plural one ("Ottilie's parents live
         # in York" / "in Hull"): a value swap between them replaces nothing, unless new says a change happened.
-        apart = held_apart(new, old)
+        apart = held_apart(new, old) or another_item(new, old)
         if apart and not (n.update or n.switch or n.ended):
             return out("different", apart, certain=False)
         if o.lead in old_only and n.lead in new_only:
@@ -289,7 +289,10 @@ class DedupPolicy:
         # "call with Bob at 10am" / "call with Ann at 3pm" (a time and another value swapped at once).
         if _two_things(old_only, exact) and _two_things(new_only, exact):
             return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
-        if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
+        # A role for a workplace is another value of the job slot: "works at Acme" / "jo's job is manager".
+        role = (bool(old_only & _STATUS) != bool(new_only & _STATUS)) and not n.update
+        if shared and (slot or cue) and not n.additive and not role and dated[0] == dated[1] \
+                and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
         # What an exclusive slot *is*, said again after a cue: "Ruth's favourite dish is lasagne" -> "her fave dish

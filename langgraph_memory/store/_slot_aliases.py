@@ -32,7 +32,7 @@ from langgraph_memory.store._statements import (_KIN, _NEGATION, _PAST_EN, _PAST
                                                 _spelled)
 from langgraph_memory.store._wordforms import _fold, _plain, _stem
 
-__all__ = ["SlotSaid", "same_slot", "slot_head"]
+__all__ = ["SlotSaid", "another_item", "same_slot", "slot_head"]
 
 
 def _phrases(text: str) -> set[tuple[str, ...]]:
@@ -94,6 +94,7 @@ _STREETS = _plain("street st road rd avenue ave lane boulevard bd way drive squa
 _WEEKDAYS = _plain("monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi "
                    "samedi dimanche")
 _JOINED = _plain("and et or ou")
+_NEAR = _plain("near next opposite behind off close beside pres cote face derriere loin proche")
 # Words saying when, or that a change happened, around a statement: "now", "these days", "cette année".
 _WHEN_PAIRS = {("these", "days"), ("this", "year"), ("this", "term"), ("cette", "annee"), ("en", "fait"),
                ("in", "fact"), ("ce", "moment"), ("at", "the", "moment")}
@@ -106,6 +107,17 @@ _NOT_PLACES = _plain("home work school bed town maison boulot ville")
 _RELATIVES = _KIN | _SPOUSES
 _THEY = _plain("they ils elles on people everyone everybody nobody personne")
 _VERB_WORDS = {v for v, _ in _VERBS} | _COPULAS
+
+
+# Words saying which one of a slot's things is meant: "second job", "old job", "holiday flat", "side job", "le
+# deuxième boulot", "l'ancien appart", "la maison de vacances", "la résidence secondaire".
+_WHICH = _plain("second third other side old former previous ex next future dream holiday summer weekend weekday "
+                "evening night temporary temp backup spare deuxieme troisieme seconde ancien ancienne prochain "
+                "prochaine futur future vacances secondaire campagne autre")
+_SLOT_WORDS = {w for nouns in _NOUNS.values() for noun in nouns for w in noun} | _plain(
+    "house maison residence office bureau cottage studio gig")
+# Days that bound a value: "at Globex on Saturdays", "chez Bouygues le week-end", "at weekends".
+_SOME_DAYS = _WEEKDAYS | {d + "s" for d in _WEEKDAYS} | _plain("weekend weekends weekdays")
 
 
 @dataclass(frozen=True)
@@ -163,7 +175,8 @@ def _value(raw: list[str], plain: list[str], intro: str) -> tuple[tuple[str, ...
         return None
     if any(p in _STREETS for p in plain):  # "Baker Street", "oxford road", "rue de Rivoli", "bd voltaire"
         words = tuple(p for p in plain if p not in _ARTICLES)
-        return (words, "address") if len(words) <= 5 else None
+        near = set(words) & (_INTRODUCERS | _NEAR) - _plain("de d")  # "near Oxford Road", "en face de la rue"
+        return (words, "address") if len(words) <= 5 and not near else None
     article, titled = plain[0] in _ARTICLES, False
     while plain and (plain[0] in _ARTICLES or plain[0] in _TITLES):
         titled = titled or plain[0] in _TITLES  # "dr shah", "le docteur vidal": a name, even in lower case
@@ -227,8 +240,9 @@ def _read(text: str) -> _Statement | None:
             slot = ""
         if slot:
             said = _value(raw[start:], plain[start:], intro)
-            if said is None or said[1] not in _KINDS[slot]:
-                return None
+            if said is None or said[1] not in _KINDS[slot] or (
+                    slot == "vehicle" and not intro and plain[start:start + 1] != [] and plain[start] not in _ARTICLES):
+                return None  # one drives "a Skoda", "une Clio"; "drives Uber" says for whom
             return _Statement(person, slot, said[0], said[1], True)
     # Through a noun: "Tomasz's car is", "his car is", "la voiture de Lucien est", "l'appart d'Aurélie est".
     if not any(p in _COPULAS for p in plain):
@@ -309,3 +323,29 @@ def same_slot(new: str, old: str) -> SlotSaid | None:
     if o.kind == "name" and o.value[:len(n.value)] == n.value:
         return SlotSaid("duplicate", f"same slot ({slot}), said more briefly: {' '.join(n.value)}", named)
     return SlotSaid("correction", f"same slot ({slot}): {' '.join(o.value)} -> {' '.join(n.value)}", named)
+
+
+def _which(plain: list[str]) -> set[str]:
+    """The words saying which one of a slot's things a statement means ("second job", "maison de vacances")."""
+    found = set()
+    for i, p in enumerate(plain):
+        if p in _WHICH and (plain[i + 1: i + 2] and plain[i + 1] in _SLOT_WORDS
+                            or any(q in _SLOT_WORDS for q in plain[max(0, i - 2): i])):
+            found.add(p)
+    return found
+
+
+def another_item(new: str, old: str) -> str | None:
+    """Why two statements name two things of one slot, so that no value swap between them is a correction: a word
+    saying which one on one side only ("works at Acme" / "jo's second job is at Globex", "habite à Nantes" / "la
+    maison de vacances d'Aurélie est à Pornic"), or days that bound one value only ("works at Acme" / "her job is at
+    Globex on Saturdays", "travaille aussi chez Bouygues le week-end")."""
+    words = [_TOKEN.findall(_fold(t)) for t in (new, old)]
+    which = [_which(w) for w in words]
+    if which[0] ^ which[1]:
+        return f"another one: {' '.join(sorted(which[0] ^ which[1]))}"
+    days = [{d for i, d in enumerate(w) if d in _SOME_DAYS and not (w[i + 1: i + 2] and w[i + 1].isdigit())}
+            for w in words]  # "le samedi 14 juin" is a date
+    if bool(days[0]) != bool(days[1]):
+        return f"on some days: {' '.join(sorted(days[0] | days[1]))}"
+    return None
