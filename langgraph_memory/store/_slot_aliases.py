@@ -24,7 +24,7 @@ Pure Python (stdlib only).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from langgraph_memory.store._quantities import canonical as _canonical
 from langgraph_memory.store._slots import accumulates, held_apart
@@ -71,7 +71,9 @@ _VERBS: dict[tuple[str, str], str] = {
     ("attends", ""): "school",
 }
 # What each slot's value may be.
-_KINDS = {"vehicle": {"name"}, "home": {"name", "place", "address"}, "employer": {"name"}, "subject": {"word"},
+# A subject is one however written ("Latin", "la géo"); other slots keep names apart from words.
+_AS_WORD = {"subject"}
+_KINDS = {"vehicle": {"name"}, "home": {"name", "place", "address"}, "employer": {"name"}, "subject": {"word", "name"},
           "doctor": {"name"}, "dentist": {"name"}, "partner": {"name"}, "spouse": {"name"}, "phone": {"phone"},
           "school": {"name"}}
 # A slot named by its own head (not in the table) is compared only on these kinds of value.
@@ -194,8 +196,8 @@ def _value(raw: list[str], plain: list[str], intro: str) -> tuple[tuple[str, ...
         h = int(plain[0])  # "at 6", "6 o'clock": 6am or 6pm
         return ((f"t{h:02d}00", f"t{h + 12:02d}00") if 0 < h < 12 and plain[1:2] != ["heures"] else (f"t{h:02d}00",)), \
             "clock"
-    # Dates: a month and a day, in either order ("May 4", "4 May", "le 12 octobre", "March 13th").
-    canon = [_canonical(w, p) or p for w, p in zip(raw, plain)]
+    # Dates: a month and a day, in either order ("May 4", "4 May", "the 4th of May", "le 12 octobre", "March 13th").
+    canon = [_canonical(w, p) or p for w, p in zip(raw, plain) if p != "of"]
     if len(canon) == 2 and sum(c.startswith("month") for c in canon) == 1:
         day = next(c for c in canon if not c.startswith("month"))
         month = next(c for c in canon if c.startswith("month"))
@@ -223,7 +225,7 @@ def _read(text: str) -> _Statement | None:
     raw, plain = words
     if len(plain) < 3:
         return None
-    owner, verb = "", False
+    owner = ""
     # Through a verb: "Tomasz drives a Skoda", "elle habite à Lyon", "he is married to Ana", "j'habite à Lyon".
     person = _PERSONS.get(plain[0]) or (
         _fold(raw[0]) if plain[0] not in _ARTICLES | _PLURAL_DETERMINERS | set(_POSSESSIVES) | _RELATIVES | _THEY
@@ -278,11 +280,9 @@ def _read(text: str) -> _Statement | None:
         return None
     if slot:
         return _Statement(owner, slot, said[0], said[1], False) if said[1] in _KINDS[slot] else None
-    if said[1] not in _HEAD_KINDS or set(head) & _INTRODUCERS - _plain("de d du"):
-        return None
+    if said[1] not in _HEAD_KINDS or len(head) > 5:
+        return None  # a date, a time or an address of one named thing ("le dîner chez les Morel", "the book fair")
     return _Statement(owner, "=" + " ".join(head), said[0], said[1], False)
-
-
 
 
 def _same_owner(a: str, b: str) -> tuple[bool, bool]:
@@ -304,6 +304,8 @@ def same_slot(new: str, old: str) -> SlotSaid | None:
     anything else, when a value is held beside others (an accumulation marker, ``held_apart``), or when the
     owners differ."""
     n, o = _read(new), _read(old)
+    if n is not None and o is not None and n.slot in _AS_WORD:
+        n, o = (replace(s, kind="word") if s.kind == "name" else s for s in (n, o))
     if n is None or o is None or n.slot != o.slot or n.kind != o.kind or (n.verb and o.verb):
         return None  # a slot said twice through a verb is for the other rules ("teaches geography" / "history")
     same, named = _same_owner(n.owner, o.owner)
@@ -340,7 +342,7 @@ def another_item(new: str, old: str) -> str | None:
     saying which one on one side only ("works at Acme" / "jo's second job is at Globex", "habite à Nantes" / "la
     maison de vacances d'Aurélie est à Pornic"), or days that bound one value only ("works at Acme" / "her job is at
     Globex on Saturdays", "travaille aussi chez Bouygues le week-end")."""
-    words = [_TOKEN.findall(_fold(t)) for t in (new, old)]
+    words = [_TOKEN.findall(_fold(t).replace("week-end", "weekend")) for t in (new, old)]
     which = [_which(w) for w in words]
     if which[0] ^ which[1]:
         return f"another one: {' '.join(sorted(which[0] ^ which[1]))}"
