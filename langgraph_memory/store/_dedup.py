@@ -11,7 +11,7 @@ from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
-from langgraph_memory.store._slot_aliases import another_item, same_slot
+from langgraph_memory.store._slot_aliases import another_item, same_slot, says_another
 from langgraph_memory.store._slots import held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
@@ -264,7 +264,7 @@ class DedupPolicy:
         # Two slots of one owner ("Wren's accountant" / "wren's lawyer"), or a plural one ("Ottilie's parents live
         # in York" / "in Hull"): a value swap between them replaces nothing, unless new says a change happened.
         apart = held_apart(new, old) or another_item(new, old)
-        if apart and not (n.update or n.switch or n.ended):
+        if apart and (says_another(new, old) or not (n.update or n.switch or n.ended)):
             return out("different", apart, certain=False)
         if o.lead in old_only and n.lead in new_only:
             # "Alice works at Google" -> "Bob works at Google": the swap is who, not a new value.

@@ -32,7 +32,7 @@ from langgraph_memory.store._statements import (_KIN, _NEGATION, _PAST_EN, _PAST
                                                 _spelled)
 from langgraph_memory.store._wordforms import _fold, _plain, _stem
 
-__all__ = ["SlotSaid", "another_item", "same_slot", "slot_head"]
+__all__ = ["SlotSaid", "another_item", "same_slot", "says_another", "slot_head"]
 
 
 def _phrases(text: str) -> set[tuple[str, ...]]:
@@ -42,8 +42,8 @@ def _phrases(text: str) -> set[tuple[str, ...]]:
 # The slots and the nouns that name each one (folded; "|" between phrases).
 _NOUNS: dict[str, set[tuple[str, ...]]] = {
     "vehicle": _phrases("car|vehicle|voiture|bagnole|auto"),
-    "home": _phrases("home|flat|apartment|appartement|appart|domicile|address|adresse|logement|home address"),
-    "employer": _phrases("employer|job|workplace|employeur|boulot|travail|taf|emploi"),
+    "home": _phrases("home|flat|apartment|appartement|appart|domicile|address|adresse|logement|home address|place"),
+    "employer": _phrases("employer|job|workplace|employeur|boulot|travail|taf|emploi|boite"),
     "subject": _phrases("subject|matiere|discipline"),
     "doctor": _phrases("gp|doctor|family doctor|medecin|medecin traitant|generaliste"),
     "dentist": _phrases("dentist|dentiste"),
@@ -51,7 +51,7 @@ _NOUNS: dict[str, set[tuple[str, ...]]] = {
     "spouse": _phrases("husband|wife|spouse|mari|femme|epoux|epouse"),
     "phone": _phrases("phone|phone number|number|mobile|mobile number|cell|cell number|numero|numero de telephone|"
                       "portable|telephone"),
-    "school": _phrases("school|ecole|college|lycee"),
+    "school": _phrases("school|ecole|college|lycee|uni|university|universite|fac"),
 }
 _SLOT_OF_NOUN = {noun: slot for slot, nouns in _NOUNS.items() for noun in nouns}
 # The verbs that say a slot of their subject: (verb, what must follow it or "" for nothing) -> slot. "lives in",
@@ -62,17 +62,24 @@ _VERBS: dict[tuple[str, str], str] = {
     **{(v, p): "home" for v in ("lives", "live") for p in ("in", "at")},
     **{(v, p): "home" for v in ("habite", "habites", "vit", "vis") for p in ("a", "au", "en")},
     **{(v, p): "employer" for v in ("works", "work") for p in ("at", "for")},
-    **{(v, p): "employer" for v in ("travaille", "travailles", "bosse", "bosses") for p in ("chez", "pour")},
+    **{(v, p): "home" for v in ("resides", "reside", "reside") for p in ("in", "at", "a", "au", "en")},
+    **{(v, p): "employer" for v in ("travaille", "travailles", "bosse", "bosses", "taffe") for p in ("chez", "pour")},
+    **{(v, p): "employer" for v in ("employed", "employe", "employee") for p in ("at", "by", "chez", "par")},
     **{(v, p): "subject" for v in ("teaches", "teach", "enseigne", "enseignes") for p in ("",)},
     ("sort", "avec"): "partner",
     ("dating", ""): "partner",
     ("married", "to"): "spouse",
     **{(v, p): "spouse" for v in ("marie", "mariee") for p in ("a", "avec")},
     ("attends", ""): "school",
+    **{(v, p): "school" for v in ("studies", "study", "etudie") for p in ("at", "a", "au")},
+    **{(v, p): "subject" for v in ("prof", "professeur", "professeure") for p in ("de", "d")},
 }
 # What each slot's value may be.
 # A subject is one however written ("Latin", "la géo"); other slots keep names apart from words.
 _AS_WORD = {"subject"}
+_LANGUAGES = _plain("latin greek french english german spanish italian chinese mandarin arabic russian japanese "
+                    "portuguese dutch hebrew polish latin grec francais anglais allemand espagnol italien chinois "
+                    "arabe russe japonais portugais")
 _KINDS = {"vehicle": {"name"}, "home": {"name", "place", "address"}, "employer": {"name"}, "subject": {"word", "name"},
           "doctor": {"name"}, "dentist": {"name"}, "partner": {"name"}, "spouse": {"name"}, "phone": {"phone"},
           "school": {"name"}}
@@ -241,7 +248,7 @@ def _read(text: str) -> _Statement | None:
         else:
             slot = ""
         if slot:
-            said = _value(raw[start:], plain[start:], intro)
+            said = _value(raw[start:], plain[start:], "" if slot in _AS_WORD else intro)  # "prof d'anglais"
             if said is None or said[1] not in _KINDS[slot] or (
                     slot == "vehicle" and not intro and plain[start:start + 1] != [] and plain[start] not in _ARTICLES):
                 return None  # one drives "a Skoda", "une Clio"; "drives Uber" says for whom
@@ -305,6 +312,9 @@ def same_slot(new: str, old: str) -> SlotSaid | None:
     owners differ."""
     n, o = _read(new), _read(old)
     if n is not None and o is not None and n.slot in _AS_WORD:
+        # A subject in capitals is a language ("Latin", "French"); a name there is whom one teaches ("prof de Léo").
+        if any(s.kind == "name" and not set(s.value) <= _LANGUAGES for s in (n, o)):
+            return None
         n, o = (replace(s, kind="word") if s.kind == "name" else s for s in (n, o))
     if n is None or o is None or n.slot != o.slot or n.kind != o.kind or (n.verb and o.verb):
         return None  # a slot said twice through a verb is for the other rules ("teaches geography" / "history")
@@ -351,3 +361,9 @@ def another_item(new: str, old: str) -> str | None:
     if bool(days[0]) != bool(days[1]):
         return f"on some days: {' '.join(sorted(days[0] | days[1]))}"
     return None
+
+
+def says_another(new: str, old: str) -> bool:
+    """Whether new itself says its value is one more ("also", "a second", "le deuxième boulot"), which no change
+    word undoes: "Anatole a maintenant un deuxième boulot chez Dassault" replaces nothing."""
+    return accumulates(new) or bool(_which(_TOKEN.findall(_fold(new))) - _which(_TOKEN.findall(_fold(old))))
