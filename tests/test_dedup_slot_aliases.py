@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from langgraph_memory.store._dedup import DedupPolicy
-from langgraph_memory.store._slot_aliases import another_item, same_slot, slot_head
+from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another, slot_head
+from langgraph_memory.store._slots import accumulates
 
 MINILM = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
 
@@ -223,3 +224,22 @@ def test_any_text_is_read_without_error(new, old):
     said = same_slot(new, old)
     assert said is None or said.decision in ("correction", "duplicate", "refinement") and said.reason
     assert another_item(new, old) is None or isinstance(another_item(new, old), str)
+
+
+def test_one_more_thing_is_no_refinement_of_the_first():
+    # "a second" read as the ordinal of a date would make old's words all part of new's.
+    old = "Ottoline's recital is on the 2nd of April"
+    assert one_more("a second recital of ottoline's is April 12", old)
+    assert MINILM.decide("a second recital of ottoline's is April 12", old, 0.8).decision == "different"
+    assert MINILM.decide("Il y a une deuxième kermesse le 21 juin", "La kermesse est le 21 juin", 0.8).decision \
+        == "different"
+    # Nor is a second-hand thing one more.
+    assert not one_more("Gus drives a second-hand Saab", "Gus drives a used Saab")
+    assert not accumulates("Gus drives a second-hand Saab")
+
+
+def test_a_change_word_does_not_undo_one_more():
+    assert says_another("Anatole a maintenant un deuxième boulot chez Dassault", "Le boulot d'Anatole, c'est chez Safran")
+    assert MINILM.decide("Anatole a maintenant un deuxième boulot chez Dassault", "Le boulot d'Anatole, c'est chez Safran",
+                         0.7).decision == "different"
+    assert MINILM.decide("tom now has a second job at Globex", "Tom works at Acme", 0.7).decision == "different"

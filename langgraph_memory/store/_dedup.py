@@ -11,7 +11,7 @@ from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
-from langgraph_memory.store._slot_aliases import another_item, same_slot, says_another
+from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
 from langgraph_memory.store._slots import held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
@@ -240,6 +240,8 @@ class DedupPolicy:
             and bool(new_only & n.values)
         if n.negated != o.negated and (not old_only or not new_only or restated):
             return out("correction", "same statement, opposite polarity")
+        if one_more(new, old):  # "a second recital is April 12" beside "the recital is on the 2nd of April"
+            return out("different", "new speaks of one more", certain=False)
         if not old_only:
             if all(t[0] == "<" for t in new_only):  # e.g. "est infirmière" -> "travaille comme infirmière"
                 return out("duplicate", "same content words")

@@ -32,7 +32,7 @@ from langgraph_memory.store._statements import (_KIN, _NEGATION, _PAST_EN, _PAST
                                                 _spelled)
 from langgraph_memory.store._wordforms import _fold, _plain, _stem
 
-__all__ = ["SlotSaid", "another_item", "same_slot", "says_another", "slot_head"]
+__all__ = ["SlotSaid", "another_item", "one_more", "same_slot", "says_another", "slot_head"]
 
 
 def _phrases(text: str) -> set[tuple[str, ...]]:
@@ -367,3 +367,17 @@ def says_another(new: str, old: str) -> bool:
     """Whether new itself says its value is one more ("also", "a second", "le deuxième boulot"), which no change
     word undoes: "Anatole a maintenant un deuxième boulot chez Dassault" replaces nothing."""
     return accumulates(new) or bool(_which(_TOKEN.findall(_fold(new))) - _which(_TOKEN.findall(_fold(old))))
+
+
+_ONE_MORE = {("another",), ("one", "more"), ("encore", "un"), ("encore", "une")} | {
+    (a, o) for a in ("a", "an", "un", "une") for o in ("second", "seconde", "deuxieme", "third", "troisieme", "autre",
+                                                       "extra", "additional")}
+
+
+def one_more(new: str, old: str) -> bool:
+    """Whether new speaks of one more thing than old ("another", "a second", "un autre", "une deuxième"), so that
+    whatever it shares with old is no refinement of it: "a second recital is April 12" adds a recital."""
+    def said(text: str) -> bool:
+        plain = [_fold(w) for w in _TOKEN.findall(text)]
+        return accumulates(text) and any(tuple(plain[i:i + len(m)]) == m for m in _ONE_MORE for i in range(len(plain)))
+    return said(new) and not said(old)
