@@ -51,14 +51,16 @@ NOUNS = [
 FORMS = [
     # a date without its introducer, a weekday before a date, "the 4th of May"
     ("The book fair is on June 9", "the book fair is June 19th", "month6 9 -> month6 19"),
-    ("La fête du village est le dimanche 7 juillet", "la fête du village c'est le 17 juillet", "month7 7 -> month7 17"),
+    ("La fête du village est le dimanche 7 juillet", "la fête du village c'est le 17 juillet",
+     "month7 7 -> month7 17"),
     ("Ottoline's recital is on the 2nd of April", "ottoline's recital is April 12", "month4 2 -> month4 12"),
     # a time said as "at 6", "7 o'clock", "à 20h", "21 heures"
     ("Florian's rehearsal is at 4", "florian's rehearsal is 5 o'clock", "t0400 t1600 -> t0500"),
     ("Le goûter chez les Lenoir est à 16h", "le goûter chez les lenoir c'est 17 heures", "t1600 -> t1700"),
     # a street name in capitals on one side, lower case on the other
     ("Araminta's shop is on Station Road", "araminta's shop is on church lane now", "station road -> church lane"),
-    ("La boutique de Gisèle est rue Lepic", "la boutique de gisèle est boulevard de clichy", "rue lepic -> boulevard"),
+    ("La boutique de Gisèle est rue Lepic", "la boutique de gisèle est boulevard de clichy",
+     "rue lepic -> boulevard"),
 ]
 
 
@@ -172,7 +174,8 @@ def _french(text: str) -> bool:
 OWNERS = st.sampled_from(["Hartmut", "Solveig", "Gaspard", "Maud", "Ysolde", "Thaddeus", "Leopold", "Ondine"])
 OTHER_OWNERS = ["hartmut's wife's car is a {}", "hartmut's brother's car is a {}", "hartmut's kids' car is a {}",
                 "his wife's car is a {}", "my car is a {}", "Greta's car is a {}", "la voiture de la femme de hartmut "
-                "est une {}", "la voiture du frère de hartmut est une {}", "les voitures des enfants de hartmut sont des {}",
+                "est une {}", "la voiture du frère de hartmut est une {}",
+                "les voitures des enfants de hartmut sont des {}",
                 "sa fille conduit une {}", "their car is a {}", "she drives a {}"]
 
 
@@ -216,7 +219,9 @@ def test_another_owner_never_lets_the_alias_rule_merge(owner, other, make, place
 @given(other=st.sampled_from(OTHER_OWNERS), make=st.sampled_from(["Volvo", "Kia", "Fiat", "Skoda"]))
 def test_a_relative_or_another_person_owning_the_thing_never_merges(other, make):
     assert same_slot(other.format(make), "Hartmut drives a Saab") is None
-    assert same_slot(other.format(make), "He drives a Saab") is None or other.startswith("his ") is False
+    # Against a pronoun, a name may be the same person ("Greta's car" / "she drives"); a relative never is.
+    if not other.startswith("Greta"):
+        assert same_slot(other.format(make), "He drives a Saab") is None
 
 
 @given(new=st.text(max_size=60), old=st.text(max_size=60))
@@ -239,7 +244,7 @@ def test_one_more_thing_is_no_refinement_of_the_first():
 
 
 def test_a_change_word_does_not_undo_one_more():
-    assert says_another("Anatole a maintenant un deuxième boulot chez Dassault", "Le boulot d'Anatole, c'est chez Safran")
-    assert MINILM.decide("Anatole a maintenant un deuxième boulot chez Dassault", "Le boulot d'Anatole, c'est chez Safran",
-                         0.7).decision == "different"
+    new, old = "Anatole a maintenant un deuxième boulot chez Dassault", "Le boulot d'Anatole, c'est chez Safran"
+    assert says_another(new, old)
+    assert MINILM.decide(new, old, 0.7).decision == "different"
     assert MINILM.decide("tom now has a second job at Globex", "Tom works at Acme", 0.7).decision == "different"
