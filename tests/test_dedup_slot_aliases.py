@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from langgraph_memory.store._dedup import DedupPolicy
-from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another, slot_head
+from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
 from langgraph_memory.store._slots import accumulates
 
 MINILM = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
@@ -92,12 +92,6 @@ def test_the_same_value_said_another_way_is_no_new_fact(old, new, decision):
     said = same_slot(new, old)
     assert said is not None and said.decision == decision
     assert MINILM.decide(new, old, 0.8).decision == decision
-
-
-def test_nouns_of_one_slot_are_one_head():
-    assert slot_head(("gp",)) == slot_head(("doctor",)) == ("<doctor>",)
-    assert slot_head(("mobile",)) == slot_head(("phone", "number")) == ("<phone>",)
-    assert slot_head(("holiday", "flat")) == ("holiday", "flat")
 
 
 # -- what keeps both: another owner, a modifier, a marker, a context, another tense ------------------------------

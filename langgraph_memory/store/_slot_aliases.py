@@ -32,7 +32,7 @@ from langgraph_memory.store._statements import (_KIN, _NEGATION, _PAST_EN, _PAST
                                                 _spelled)
 from langgraph_memory.store._wordforms import _fold, _plain, _stem
 
-__all__ = ["SlotSaid", "another_item", "one_more", "same_slot", "says_another", "slot_head"]
+__all__ = ["SlotSaid", "another_item", "one_more", "same_slot", "says_another"]
 
 
 def _phrases(text: str) -> set[tuple[str, ...]]:
@@ -146,13 +146,6 @@ class SlotSaid:
     decision: str
     reason: str
     named: bool
-
-
-def slot_head(head: tuple[str, ...]) -> tuple[str, ...]:
-    """A slot head said through one of the table's nouns, as its slot ("gp" and "doctor" are one slot); any other
-    head as itself."""
-    slot = _SLOT_OF_NOUN.get(tuple(_fold(w) for w in head)) or _SLOT_OF_NOUN.get(tuple(_stem(w) for w in head))
-    return (f"<{slot}>",) if slot else head
 
 
 def _words(text: str) -> tuple[list[str], list[str]] | None:
