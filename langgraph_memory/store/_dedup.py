@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
+from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
 from langgraph_memory.store._slots import held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
@@ -196,6 +197,12 @@ class DedupPolicy:
         if ns and os_ and not ns & os_:
             return out("different", "different subjects")
         n, o = _parse(new), _parse(old)
+        # One single-value slot said again through the same or another verb or noun ("drives a Skoda" / "his car is
+        # a Kia", "habite à Nantes" / "l'appart d'Aurélie est à Rennes"), read whole (store/_slot_aliases.py).
+        # Below the candidate floor only when both name the same owner.
+        said = same_slot(new, old)
+        if said and (said.named or cosine >= self.candidate_floor):
+            return out(said.decision, said.reason)  # type: ignore[arg-type]
         if cosine < self.candidate_floor:
             # Reached by the subject, not by similarity: only a correction of the same subject counts.
             # The same subject: a shared name, or new's first word is old's leading name ("mathis a demenage").
@@ -233,6 +240,8 @@ class DedupPolicy:
             and bool(new_only & n.values)
         if n.negated != o.negated and (not old_only or not new_only or restated):
             return out("correction", "same statement, opposite polarity")
+        if one_more(new, old):  # "a second recital is April 12" beside "the recital is on the 2nd of April"
+            return out("different", "new speaks of one more", certain=False)
         if not old_only:
             if all(t[0] == "<" for t in new_only):  # e.g. "est infirmière" -> "travaille comme infirmière"
                 return out("duplicate", "same content words")
@@ -256,8 +265,8 @@ class DedupPolicy:
             return out("different", "only when a change happened differs", certain=False)
         # Two slots of one owner ("Wren's accountant" / "wren's lawyer"), or a plural one ("Ottilie's parents live
         # in York" / "in Hull"): a value swap between them replaces nothing, unless new says a change happened.
-        apart = held_apart(new, old)
-        if apart and not (n.update or n.switch or n.ended):
+        apart = held_apart(new, old) or another_item(new, old)
+        if apart and (says_another(new, old) or not (n.update or n.switch or n.ended)):
             return out("different", apart, certain=False)
         if o.lead in old_only and n.lead in new_only:
             # "Alice works at Google" -> "Bob works at Google": the swap is who, not a new value.
@@ -282,7 +291,10 @@ class DedupPolicy:
         # "call with Bob at 10am" / "call with Ann at 3pm" (a time and another value swapped at once).
         if _two_things(old_only, exact) and _two_things(new_only, exact):
             return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
-        if shared and (slot or cue) and not n.additive and dated[0] == dated[1] and _is_value(old_only, o.values, n.update) \
+        # A role for a workplace is another value of the job slot: "works at Acme" / "jo's job is manager".
+        role = (bool(old_only & _STATUS) != bool(new_only & _STATUS)) and not n.update
+        if shared and (slot or cue) and not n.additive and not role and dated[0] == dated[1] \
+                and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
         # What an exclusive slot *is*, said again after a cue: "Ruth's favourite dish is lasagne" -> "her fave dish

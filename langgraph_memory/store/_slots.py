@@ -39,6 +39,8 @@ _MORE = _plain("also too aussi egalement another other others autre autres addit
 # deuxième étage", which says where).
 _MORE_PAIRS = {("as", "well"), ("en", "plus"), ("de", "plus"), ("in", "addition"), ("one", "more")} | {
     (a, o) for a in ("a", "un", "une") for o in ("second", "seconde", "deuxieme", "third", "troisieme")}
+# "a second-hand Saab", "une voiture de seconde main": no second one.
+_NOT_MORE = {("second", "hand"), ("seconde", "main")}
 # Two values joined: "Ben and Carl", "Lyon ou Lille".
 _JOINED = _plain("and et or ou")
 _ARTICLES = _plain("a an the le la les l un une")
@@ -93,7 +95,8 @@ def accumulates(text: str) -> bool:
     """Whether a statement marks a value held beside others ("also", "too", "another", "a second", "aussi",
     "en plus", "l'autre", "as well"): such a statement never replaces one."""
     plain = [_fold(w) for w in _TOKEN.findall(text)]
-    return bool(_MORE & set(plain)) or any(pair in _MORE_PAIRS for pair in zip(plain, plain[1:]))
+    return bool(_MORE & set(plain)) or any(pair in _MORE_PAIRS and (pair[1], after) not in _NOT_MORE
+                                           for pair, after in zip(zip(plain, plain[1:]), [*plain[2:], ""]))
 
 
 def _kind(raw: str, stem: str, titled: bool) -> str:
