@@ -25,7 +25,9 @@ from typing import Any, Callable, Iterable, Mapping
 from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store._checks import TIME_MIN, check_minutes, engine_exact, stored_time
+from langgraph_memory.store._checks import (
+    TIME_MIN, check_json_depth, check_minutes, engine_exact, stored_time,
+)
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.records import Memory, namespace_from_key, namespace_key
 
@@ -89,7 +91,11 @@ def check_value(value: Any) -> dict[str, Any]:
         raise InvalidItemTextError("value", "is not valid Unicode (it holds a lone surrogate)") from None
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidItemValueError(f"an item's value must be JSON-serialisable: {exc}") from None
-    return json.loads(encoded)
+    copy = json.loads(encoded)
+    try:
+        return check_json_depth("value", copy)
+    except InvalidMemoryError as exc:
+        raise InvalidItemValueError(f"an item's {exc}") from None
 
 
 def check_unicode(field: str, text: str) -> str:

@@ -126,6 +126,24 @@ def _memory_from(value: Mapping[str, Any], namespace: tuple[str, ...], base: Mem
     return memory
 
 
+MAX_ITEM_TEXTS = 256
+"""At most this many distinct texts embedded for one item (its ``index`` paths may name
+every element of a list): each is one embedding and one stored vector, and one request of
+the server's store API could otherwise hold a million of them."""
+
+
+def _add_texts(put: PlannedPut, value: dict[str, Any], paths: Sequence[str]) -> None:
+    seen = set(put.texts)
+    for path in paths:
+        for text in get_text_at_path(value, path):
+            if text and text not in seen:
+                seen.add(text)
+                put.texts.append(text)
+                if len(put.texts) > MAX_ITEM_TEXTS:
+                    raise InvalidMemoryError("index", f"an item's index paths name more than {MAX_ITEM_TEXTS} "
+                                                      "texts to embed; index fewer fields, or split the item")
+
+
 def plan_puts(
     backend: Backend, ops: Sequence[PutOp], *, fields: Sequence[str] | None, memory_field: str | None,
 ) -> list[PlannedPut]:
@@ -163,8 +181,7 @@ def plan_puts(
                 put.memory = new_memory(text, namespace=namespace, source="base_store")
                 put.texts.append(put.memory.content)
             if fields is not None and index is not False and not updating_memory:
-                for path in index or fields:
-                    put.texts += [t for t in get_text_at_path(value, path) if t and t not in put.texts]
+                _add_texts(put, value, index or fields)
         planned.append(put)
     return planned
 
