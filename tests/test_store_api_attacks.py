@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from langchain_core.embeddings import DeterministicFakeEmbedding
-from langgraph.store.base import PutOp
+from langgraph.store.base import PutOp, SearchOp
 from langgraph_sdk import Auth
 
 from langgraph_memory import MemoryStore
@@ -29,7 +29,7 @@ from langgraph_memory.base_store._items import InvalidItemValueError, item_point
 from langgraph_memory.base_store._reads import DEFAULT_FIELD_INDEXES, FIELD_INDEXES_ENV, field_index_limit
 from langgraph_memory.base_store._writes import MAX_ITEM_TEXTS
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import MAX_JSON_DEPTH
+from langgraph_memory.store._checks import MAX_JSON_DEPTH, MAX_QUERY_CHARS
 from langgraph.store.base import MatchCondition
 
 ROOMS = ("rooms", "agent")
@@ -285,3 +285,35 @@ def test_filters_read_the_value_never_the_records_own_fields(served):
     # Top-level names are value fields like any other: only the item holding them matches.
     assert [i.key for i in search(auth, face, "bob", None, filter={"status": "item"})] == ["odd"]
     assert search(auth, face, "bob", None, filter={"status": "live"}) == []
+
+
+def test_a_search_query_is_bounded_before_it_is_embedded(served):
+    auth, face, _ = served
+    face.put(("memories", "bob"), "k", {"content": "tea"})
+    assert [i.key for i in face.search(("memories", "bob"), query="t" * MAX_QUERY_CHARS)] == ["k"]
+    with pytest.raises(InvalidMemoryError, match="query"):
+        face.search(("memories", "bob"), query="t" * (MAX_QUERY_CHARS + 1))
+    with pytest.raises(InvalidMemoryError, match="query"):
+        face.batch([PutOp(("memories", "bob"), "new", {"content": "x"}),
+                    SearchOp(("memories", "bob"), query="t" * 1_000_000)])
+    assert face.get(("memories", "bob"), "new") is None
+
+
+def test_an_import_file_with_metadata_nested_past_the_decoder_is_refused_whole(memory_store, tmp_path):
+    import json
+
+    from langgraph_memory.store._transfer import ImportFormatError
+
+    kept = memory_store.remember("bob plays the cello", namespace=("memories", "bob")).memory
+    memory_store.export(tmp_path / "bob.jsonl")
+    header, record = (tmp_path / "bob.jsonl").read_text().splitlines()
+    fresh = json.loads(record)
+    fresh["id"] = "00000000-0000-4000-8000-000000000001"
+    fresh["payload"]["metadata"] = {"m": _deep(130)}
+    crafted = json.loads(header)
+    crafted["count"] = 2
+    (tmp_path / "crafted.jsonl").write_text("\n".join([json.dumps(crafted), record, json.dumps(fresh)]) + "\n")
+    with pytest.raises(ImportFormatError, match="line 3: payload.metadata: nests deeper"):
+        memory_store.import_(tmp_path / "crafted.jsonl")
+    assert [m.id for m in memory_store.recent(namespace=("memories", "bob"), since=None)] == [kept.id]
+    assert memory_store.garden(None)["seen"] == 1

@@ -36,7 +36,7 @@ from langgraph_memory.base_store._items import (
 from langgraph_memory.base_store._cache import Read, ReadCache, cached_items, handed_out, page_key
 from langgraph_memory.base_store._writes import Key, candidate_ids, lookup
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import check_minutes
+from langgraph_memory.store._checks import MAX_QUERY_CHARS, check_minutes
 from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, StoredPoint, Where
 from langgraph_memory.store.backends._base import env_count
 from langgraph_memory.store.records import namespace_from_key, namespace_key
@@ -100,6 +100,10 @@ def check_search(op: SearchOp) -> None:
         raise InvalidMemoryError("query", f"expected a string, got {type(op.query).__name__}")
     if op.query is not None:
         check_unicode("query", op.query)
+        if len(op.query) > MAX_QUERY_CHARS:
+            # Embedding costs its length (17 s of CPU for 10 MB with MiniLM), and a server's
+            # store API takes bodies of hundreds of MB: bounded as MemoryStore.search is.
+            raise InvalidMemoryError("query", f"is {len(op.query)} characters; the limit is {MAX_QUERY_CHARS}")
 
 
 def check_list(op: ListNamespacesOp) -> None:
