@@ -25,7 +25,7 @@ from langgraph_sdk import Auth
 from langgraph_memory import MemoryStore
 from langgraph_memory.auth import AccessPolicy, protect_store
 from langgraph_memory.base_store import QdrantStore
-from langgraph_memory.base_store._items import InvalidItemValueError, item_point_id, namespace_matches
+from langgraph_memory.base_store._items import item_point_id, namespace_matches
 from langgraph_memory.base_store._reads import DEFAULT_FIELD_INDEXES, FIELD_INDEXES_ENV, field_index_limit
 from langgraph_memory.base_store._writes import MAX_ITEM_TEXTS
 from langgraph_memory.errors import InvalidMemoryError
@@ -212,10 +212,10 @@ def test_a_value_nested_past_the_engines_decoder_is_refused_and_nothing_is_writt
     face._cache = None  # read back from the engine, not from what the face wrote
     assert face.get(ns, "deep").value == deepest
     for levels in (MAX_JSON_DEPTH + 1, 130, 500):
-        with pytest.raises(InvalidItemValueError, match="nests deeper"):
+        with pytest.raises(InvalidMemoryError, match="value: nests deeper"):
             put(auth, face, "bob", ns, f"deep{levels}", {"v": _deep(levels)})
     # In a batch, the refusal of one put stores none of the others.
-    with pytest.raises(InvalidItemValueError):
+    with pytest.raises(InvalidMemoryError):
         face.batch([PutOp(ns, "fine", {"content": "ok"}), PutOp(ns, "bad", {"v": _deep(200)}, ttl=0.001)])
     assert face.get(ns, "fine") is None and face.get(ns, "bad") is None
     # A memory's metadata (remember, a memory's item, an import) is bounded the same way.
