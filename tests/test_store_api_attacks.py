@@ -28,7 +28,7 @@ from langgraph_memory.base_store import QdrantStore
 from langgraph_memory.base_store._items import item_point_id, namespace_matches
 from langgraph_memory.base_store._reads import DEFAULT_FIELD_INDEXES, FIELD_INDEXES_ENV, field_index_limit
 from langgraph_memory.base_store._writes import MAX_ITEM_TEXTS
-from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._checks import MAX_JSON_DEPTH, MAX_QUERY_CHARS
 from langgraph.store.base import MatchCondition
 
@@ -317,3 +317,48 @@ def test_an_import_file_with_metadata_nested_past_the_decoder_is_refused_whole(m
         memory_store.import_(tmp_path / "crafted.jsonl")
     assert [m.id for m in memory_store.recent(namespace=("memories", "bob"), since=None)] == [kept.id]
     assert memory_store.garden(None)["seen"] == 1
+
+
+json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
+                         st.text(max_size=6))
+json_values = st.recursive(json_scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                                  st.dictionaries(st.text(max_size=4), inner, max_size=3)),
+                           max_leaves=12)
+
+
+@pytest.fixture(scope="module")
+def faces(tmp_path_factory):
+    from qdrant_client import QdrantClient
+
+    embeddings = DeterministicFakeEmbedding(size=16)
+    stores = [MemoryStore.open(tmp_path_factory.mktemp("faces") / "s", embeddings=embeddings),
+              MemoryStore(client=QdrantClient(":memory:"), embeddings=embeddings)]
+    faces = [s.as_base_store() for s in stores]
+    for face in faces:
+        face._cache = None  # read back from the engine
+    yield faces
+    for store in stores:
+        store.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(inner=json_values, wrap=st.integers(0, 140), texts=st.integers(0, 300),
+       query=st.one_of(st.none(), st.text(max_size=20), st.integers(MAX_QUERY_CHARS - 2, MAX_QUERY_CHARS + 2)))
+def test_a_put_or_search_either_works_or_is_refused_storing_nothing(faces, inner, wrap, texts, query):
+    value: dict[str, Any] = {"content": "x", "v": inner, "items": [f"t{i}" for i in range(texts)]}
+    for _ in range(wrap):
+        value = {"n": value}
+    if isinstance(query, int):
+        query = "q" * query
+    for face in faces:
+        key = f"k{time.monotonic_ns()}"
+        ops = [PutOp(("memories", "bob"), key, value, index=["items[*]", "n.items[*]"]),
+               SearchOp(("memories", "bob"), query=query, limit=1)]
+        try:
+            face.batch(ops)
+        except LangGraphMemoryError:  # the package's typed errors
+            assert face.get(("memories", "bob"), key) is None
+            continue
+        stored = face.get(("memories", "bob"), key)
+        assert stored is not None and stored.value == value
+
