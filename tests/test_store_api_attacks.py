@@ -29,7 +29,7 @@ from langgraph_memory.base_store._items import item_point_id, namespace_matches
 from langgraph_memory.base_store._reads import DEFAULT_FIELD_INDEXES, FIELD_INDEXES_ENV, field_index_limit
 from langgraph_memory.base_store._writes import MAX_ITEM_TEXTS
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store._checks import MAX_JSON_DEPTH, MAX_QUERY_CHARS
+from langgraph_memory.store._checks import MAX_JSON_DEPTH, MAX_NAMESPACE_PART_CHARS, MAX_NAMESPACE_PARTS, MAX_QUERY_CHARS
 from langgraph.store.base import MatchCondition
 
 ROOMS = ("rooms", "agent")
@@ -343,22 +343,46 @@ def faces(tmp_path_factory):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(inner=json_values, wrap=st.integers(0, 140), texts=st.integers(0, 300),
-       query=st.one_of(st.none(), st.text(max_size=20), st.integers(MAX_QUERY_CHARS - 2, MAX_QUERY_CHARS + 2)))
-def test_a_put_or_search_either_works_or_is_refused_storing_nothing(faces, inner, wrap, texts, query):
+       query=st.one_of(st.none(), st.text(max_size=20), st.integers(MAX_QUERY_CHARS - 2, MAX_QUERY_CHARS + 2)),
+       labels=st.lists(st.sampled_from(["x", "y" * 256, "z" * 257]), max_size=18))
+def test_a_put_or_search_either_works_or_is_refused_storing_nothing(faces, inner, wrap, texts, query, labels):
     value: dict[str, Any] = {"content": "x", "v": inner, "items": [f"t{i}" for i in range(texts)]}
     for _ in range(wrap):
         value = {"n": value}
     if isinstance(query, int):
         query = "q" * query
+    namespace = ("memories", "bob", *labels)
     for face in faces:
         key = f"k{time.monotonic_ns()}"
-        ops = [PutOp(("memories", "bob"), key, value, index=["items[*]", "n.items[*]"]),
+        ops = [PutOp(namespace, key, value, index=["items[*]", "n.items[*]"]),
                SearchOp(("memories", "bob"), query=query, limit=1)]
         try:
             face.batch(ops)
         except LangGraphMemoryError:  # the package's typed errors
-            assert face.get(("memories", "bob"), key) is None
+            assert face.get(namespace, key) is None
             continue
-        stored = face.get(("memories", "bob"), key)
+        stored = face.get(namespace, key)
         assert stored is not None and stored.value == value
 
+
+
+def test_an_items_namespace_is_bounded_as_a_memorys(served):
+    from langgraph.store.base import InvalidNamespaceError
+
+    auth, face, _ = served
+    own = ("memories", "bob")
+    deepest = own + tuple(f"l{i}" for i in range(MAX_NAMESPACE_PARTS - 2))
+    put(auth, face, "bob", deepest, "k", {"content": "deep but fine"})
+    put(auth, face, "bob", own + ("x" * MAX_NAMESPACE_PART_CHARS,), "k", {"content": "long but fine"})
+    # One request naming thousands of labels stored the keys of all their prefixes: the
+    # square of the request's size on disk (10 such 15 KB requests took 180 MiB).
+    for namespace in (deepest + ("one-more",), own + ("x" * (MAX_NAMESPACE_PART_CHARS + 1),),
+                      own + tuple("x" for _ in range(3_000))):
+        with pytest.raises(InvalidNamespaceError, match="at most|the limit"):
+            put(auth, face, "bob", namespace, "k", {"content": "x"})
+        with pytest.raises(InvalidNamespaceError):
+            face.batch([PutOp(own, "fine", {"content": "ok"}), PutOp(namespace, "k", {"content": "x"})])
+        assert face.get(own, "fine") is None
+        assert face.get(namespace, "k") is None  # reads and deletes take any namespace
+        face.delete(namespace, "k")
+    assert face.get(deepest, "k").value == {"content": "deep but fine"}

@@ -28,6 +28,7 @@ from langgraph_memory.base_store._items import (
     check_key,
     check_namespace,
     check_value,
+    check_written_namespace,
     is_memory,
     item_point_id,
     memory_value,
@@ -154,7 +155,7 @@ def plan_puts(
         return []
     last: dict[Key, PutOp] = {}
     for op in ops:
-        namespace = check_namespace(op.namespace)
+        namespace = check_namespace(op.namespace) if op.value is None else check_written_namespace(op.namespace)
         check_key(op.key)
         last[(namespace, op.key)] = op
     now = time.time()
