@@ -386,3 +386,37 @@ def test_an_items_namespace_is_bounded_as_a_memorys(served):
         assert face.get(namespace, "k") is None  # reads and deletes take any namespace
         face.delete(namespace, "k")
     assert face.get(deepest, "k").value == {"content": "deep but fine"}
+
+
+# -- the memory browser, asking the same policy -----------------------------------------------------
+
+
+def test_the_browser_shows_bob_no_closed_room_and_escapes_every_name(memory_store):
+    from starlette.testclient import TestClient
+    from test_ui import Identified, token
+
+    from langgraph_memory.ui import memory_browser
+
+    hostile = '<img src=x onerror=alert(1)>'
+    memory_store.observe("hello <b>all</b>", namespace=ROOMS, room=hostile, author='"><script>alert(2)</script>')
+    memory_store.set_room_members(hostile, ["bob", "<i>carol</i>"], namespace=ROOMS)
+    alice = memory_store.remember("alice's secret", namespace=("memories", "alice")).memory
+    app = memory_browser(memory_store, policy=AccessPolicy(admins={"ops"}, store=memory_store))
+    bob = TestClient(Identified(app), headers={"x-test-user": "bob"})
+    page = bob.get("/rooms").text
+    assert "&lt;img src=x" in page and "<img src=x" not in page
+    assert "<script>alert(2)" not in page and "<i>carol" not in page and "&lt;b&gt;all" in page
+    memory_store.set_room_members("secret", ["alice"], namespace=ROOMS)
+    memory_store.observe("alice's plans", namespace=ROOMS, room="secret", author="alice")
+    page = bob.get("/rooms").text
+    assert "plans" not in page and "secret" not in page
+    for path in ("/namespace?ns=rooms/agent", "/namespace?ns=rooms/agent/secret", "/namespace?ns=memories/alice",
+                 "/conversations?ns=memories/alice", "/namespace?ns=memories/%2A"):
+        assert bob.get(path).status_code == 403, path
+    assert bob.get(f"/memory?ns=memories/bob&id={alice.id}").status_code == 404  # her id under his name
+    csrf = token(bob, "/namespace?ns=memories/bob")
+    for form in ({"ns": "memories/bob", "id": alice.id}, {"ns": "memories/alice", "id": alice.id},
+                 {"ns": "rooms/agent", "room": "secret"}):
+        action = "/actions/digest" if "room" in form else "/actions/delete"
+        assert bob.post(action, data={**form, "csrf": csrf}, follow_redirects=False).status_code in (403, 404)
+    assert memory_store.get(alice.id, namespace=("memories", "alice")) is not None
