@@ -223,21 +223,31 @@ class AccessPolicy:
         named = any(fields for _, fields in self._patterns["user"][: len(root)])
         return tuple(root) if named else None
 
-    def scope_prefix(self, identity: str | None, prefix: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    def scope_prefix(self, identity: str | None, prefix: tuple[str, ...] | None, *,
+                     wildcards: bool = False) -> tuple[str, ...] | None:
         """The prefix a listing or search by ``identity`` may use: ``prefix`` itself when
         all below it is readable, the user's own root when ``prefix`` is above it (no
-        prefix, ``("memories",)``), else ``None`` (refused)."""
+        prefix, ``("memories",)``), else ``None`` (refused).
+
+        ``wildcards``: the prefix is read as ``list_namespaces`` reads it, a ``"*"`` label
+        matching any label. Then the labels before the first ``"*"`` must be readable
+        themselves, since the listing covers everything below them: ``("rooms", "agent",
+        "*")`` would otherwise name the rooms closed to the user, and an identity whose
+        label is ``"*"`` would list every user's namespaces as its own."""
         ns = () if prefix is None else _valid_namespace(prefix)
         if ns is None:
             return None
-        if ns and self.allows(identity, "read", ns):
-            return ns
         if self.is_admin(identity):
             return ns
-        root = self.own_root(identity)
-        if root is not None and root[: len(ns)] == ns:
-            return root
-        return None
+        scoped = ns if ns and self.allows(identity, "read", ns) else None
+        if scoped is None:
+            root = self.own_root(identity)
+            scoped = root if root is not None and root[: len(ns)] == ns else None
+        if scoped is not None and wildcards and "*" in scoped:
+            literal = scoped[: scoped.index("*")]
+            if not (literal and self.allows(identity, "read", literal)):
+                return None
+        return scoped
 
 
 def _room_members(store: Any) -> Any:
@@ -257,6 +267,14 @@ def _identity_of(ctx: Any) -> str | None:
     return _valid_identity(identity)
 
 
+def _read_only(policy: AccessPolicy, identity: str, namespace: tuple[str, ...], value: dict[str, Any]) -> None:
+    """A read restarts the TTLs of what it returns (``refresh_ttl``, with a store whose TTL
+    config says ``refresh_on_read``): that is a write, so it is left to those who may write
+    there. A reader of the agent's or a room's namespace keeps nothing alive by reading it."""
+    if "refresh_ttl" in value and not policy.allows(identity, "write", namespace):
+        value["refresh_ttl"] = False
+
+
 def _handler(policy: AccessPolicy, action: str, exceptions: Any) -> Callable[..., Any]:
     def deny(status: int, detail: str) -> Exception:
         return exceptions.HTTPException(status_code=status, detail=detail)
@@ -269,14 +287,16 @@ def _handler(policy: AccessPolicy, action: str, exceptions: Any) -> Callable[...
             return None
         namespace = value.get("namespace")
         if action in ("search", "list_namespaces"):
-            scoped = policy.scope_prefix(identity, namespace)
+            scoped = policy.scope_prefix(identity, namespace, wildcards=action == "list_namespaces")
             if scoped is None:
                 raise deny(403, f"{identity!r} may not list or search namespace {tuple(namespace or ())!r}")
             value["namespace"] = scoped
+            _read_only(policy, identity, scoped, value)
             return None
         ns = _valid_namespace(namespace)
         if ns is None or not policy.allows(identity, _READS[action], ns):  # type: ignore[arg-type]
             raise deny(403, f"{identity!r} may not {action} in namespace {tuple(ns or ())!r}")
+        _read_only(policy, identity, ns, value)
         return None
 
     handler.__name__ = f"langgraph_memory_store_{action}"

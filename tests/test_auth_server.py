@@ -138,6 +138,16 @@ def test_each_user_reaches_only_their_own_memories_through_the_store_api(server,
         assert "Greece" not in _turn(bob, "Where is David going?", **context)["messages"][-1]["content"]
     report = bob.runs.wait(None, "digest", input={"rooms": ["team"]})["reports"][0]
     assert "not a member" in report["error"]
+    # A wildcard listing names no room closed to the lister; a value nested past the
+    # engine's decoder (which would break every scroll of the store) is a bad request.
+    ops.store.put_item(["rooms", "agent", "team"], "plan", {"content": "the team's plan"})
+    assert _status(lambda: bob.store.list_namespaces(prefix=["rooms", "agent", "*"])) == 403
+    assert ("rooms", "agent", "team") in _namespaces(alice, prefix=["rooms", "agent", "*"])
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(130):
+        node = node.setdefault("n", {})
+    assert _status(lambda: bob.store.put_item(["memories", "bob"], "deep", deep)) == 400
 
     # Threads (messages and memory ledgers) are their owner's too (the example's thread rule).
     mine = alice.threads.search(limit=100)

@@ -25,7 +25,9 @@ from typing import Any, Callable, Iterable, Mapping
 from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
-from langgraph_memory.store._checks import TIME_MIN, check_minutes, engine_exact, stored_time
+from langgraph_memory.store._checks import (
+    MAX_NAMESPACE_PART_CHARS, MAX_NAMESPACE_PARTS, TIME_MIN, check_json_depth, check_minutes, engine_exact, stored_time,
+)
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.records import Memory, namespace_from_key, namespace_key
 
@@ -79,6 +81,23 @@ def check_namespace(namespace: Any, *, allow_empty: bool = False) -> tuple[str, 
     return namespace
 
 
+def check_written_namespace(namespace: Any) -> tuple[str, ...]:
+    """The namespace of an item being written: checked as :func:`check_namespace`, and
+    bounded as a memory's (at most 16 labels of at most 256 characters). Each item stores
+    the keys of all its namespace's prefixes, so its size grows with the square of the
+    namespace's: 10 writes of a 15 KB request naming 3,000 labels took 180 MiB of disk.
+    Reads and deletes take any namespace, so items stored before the bound stay reachable."""
+    namespace = check_namespace(namespace)
+    if len(namespace) > MAX_NAMESPACE_PARTS:
+        raise InvalidItemNamespaceError(
+            f"Namespace has {len(namespace)} labels; an item's namespace has at most {MAX_NAMESPACE_PARTS}.")
+    for label in namespace:
+        if len(label) > MAX_NAMESPACE_PART_CHARS:
+            raise InvalidItemNamespaceError(
+                f"Namespace label {label[:40]!r}... has {len(label)} characters; the limit is {MAX_NAMESPACE_PART_CHARS}.")
+    return namespace
+
+
 def check_value(value: Any) -> dict[str, Any]:
     """A JSON copy of ``value`` (what the engine will store), or :class:`InvalidItemValueError`."""
     if not isinstance(value, Mapping):
@@ -89,7 +108,7 @@ def check_value(value: Any) -> dict[str, Any]:
         raise InvalidItemTextError("value", "is not valid Unicode (it holds a lone surrogate)") from None
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidItemValueError(f"an item's value must be JSON-serialisable: {exc}") from None
-    return json.loads(encoded)
+    return check_json_depth("value", json.loads(encoded))  # a ValueError: a server answers 400
 
 
 def check_unicode(field: str, text: str) -> str:

@@ -36,12 +36,24 @@ from langgraph_memory.base_store._items import (
 from langgraph_memory.base_store._cache import Read, ReadCache, cached_items, handed_out, page_key
 from langgraph_memory.base_store._writes import Key, candidate_ids, lookup
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import check_minutes
+from langgraph_memory.store._checks import MAX_QUERY_CHARS, check_minutes
 from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, StoredPoint, Where
+from langgraph_memory.store.backends._base import env_count
 from langgraph_memory.store.records import namespace_from_key, namespace_key
 
 FACET_LIMIT = 1_000_000
 """At most this many distinct namespaces are listed."""
+
+
+FIELD_INDEXES_ENV = "LANGGRAPH_MEMORY_FACE_FIELD_INDEXES"
+DEFAULT_FIELD_INDEXES = 32
+"""At most this many value fields get a payload index of their own (see :class:`FieldIndexes`)."""
+
+
+def field_index_limit() -> int:
+    """How many value fields searches may index: ``$LANGGRAPH_MEMORY_FACE_FIELD_INDEXES``,
+    default 32; 0 indexes none (every filter is then checked without an index)."""
+    return env_count(FIELD_INDEXES_ENV, DEFAULT_FIELD_INDEXES, 0, "indexes")
 
 
 class FieldIndexes:
@@ -51,11 +63,18 @@ class FieldIndexes:
     slower at a few thousand items); one index per filtered field, of the type its first
     filter needs, keeps filtered searches on the index. A field indexed with another type
     is filtered in Python.
+
+    Filter keys come from clients (the server's store API), and every index costs the
+    whole store: a fraction of a second to build, then time on every write and on every
+    opening (600 indexes made writes 2.3x slower on Qdrant Edge). So at most
+    :func:`field_index_limit` value fields are indexed, counting those the store already
+    has; a filter on any other field is still exact, checked without an index.
     """
 
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
         self._known: dict[str, str] | None = None
+        self._limit = field_index_limit()
         self._lock = threading.Lock()
 
     def usable(self, path: str, kind: str) -> bool:
@@ -63,6 +82,8 @@ class FieldIndexes:
             if self._known is None:
                 self._known = self._backend.field_indexes()
             if path not in self._known:
+                if sum(p.startswith("value.") for p in self._known) >= self._limit:
+                    return False
                 self._backend.create_field_index(path, kind)
                 self._known[path] = kind
             return self._known[path] == kind
@@ -79,6 +100,10 @@ def check_search(op: SearchOp) -> None:
         raise InvalidMemoryError("query", f"expected a string, got {type(op.query).__name__}")
     if op.query is not None:
         check_unicode("query", op.query)
+        if len(op.query) > MAX_QUERY_CHARS:
+            # Embedding costs its length (17 s of CPU for 10 MB with MiniLM), and a server's
+            # store API takes bodies of hundreds of MB: bounded as MemoryStore.search is.
+            raise InvalidMemoryError("query", f"is {len(op.query)} characters; the limit is {MAX_QUERY_CHARS}")
 
 
 def check_list(op: ListNamespacesOp) -> None:

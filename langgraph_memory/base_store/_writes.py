@@ -28,6 +28,7 @@ from langgraph_memory.base_store._items import (
     check_key,
     check_namespace,
     check_value,
+    check_written_namespace,
     is_memory,
     item_point_id,
     memory_value,
@@ -142,6 +143,24 @@ def _kept_garden_time(payload: dict[str, Any], put: PlannedPut) -> dict[str, Any
     return payload
 
 
+MAX_ITEM_TEXTS = 256
+"""At most this many distinct texts embedded for one item (its ``index`` paths may name
+every element of a list): each is one embedding and one stored vector, and one request of
+the server's store API could otherwise hold a million of them."""
+
+
+def _add_texts(put: PlannedPut, value: dict[str, Any], paths: Sequence[str]) -> None:
+    seen = set(put.texts)
+    for path in paths:
+        for text in get_text_at_path(value, path):
+            if text and text not in seen:
+                seen.add(text)
+                put.texts.append(text)
+                if len(put.texts) > MAX_ITEM_TEXTS:
+                    raise InvalidMemoryError("index", f"an item's index paths name more than {MAX_ITEM_TEXTS} "
+                                                      "texts to embed; index fewer fields, or split the item")
+
+
 def plan_puts(
     backend: Backend, ops: Sequence[PutOp], *, fields: Sequence[str] | None, memory_field: str | None,
 ) -> list[PlannedPut]:
@@ -152,7 +171,7 @@ def plan_puts(
         return []
     last: dict[Key, PutOp] = {}
     for op in ops:
-        namespace = check_namespace(op.namespace)
+        namespace = check_namespace(op.namespace) if op.value is None else check_written_namespace(op.namespace)
         check_key(op.key)
         last[(namespace, op.key)] = op
     now = time.time()
@@ -181,8 +200,7 @@ def plan_puts(
                     put.memory = _kept_use(put.memory, Memory.from_payload(old.id, old.payload))
                 put.texts.append(put.memory.content)
             if fields is not None and index is not False and not updating_memory:
-                for path in index or fields:
-                    put.texts += [t for t in get_text_at_path(value, path) if t and t not in put.texts]
+                _add_texts(put, value, index or fields)
         planned.append(put)
     return planned
 

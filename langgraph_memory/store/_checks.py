@@ -25,6 +25,11 @@ MAX_SOURCE_CHARS = 128
 MAX_METADATA_BYTES = 16_384
 """Metadata is provenance, not a document: its JSON is capped at 16 KiB."""
 MAX_QUERY_CHARS = 8_000
+MAX_JSON_DEPTH = 64
+"""How deeply a stored JSON value (an item's value, a memory's metadata) may nest. The
+engine's payload decoder stops at 128 levels: a record nested deeper is written but can
+never be read back, and every scroll that meets it (the gardener, the TTL sweep, export,
+re-embedding) fails for the whole store."""
 MAX_TTL = timedelta(days=36_500)
 """A TTL longer than a century is a mistake (and overflows a date)."""
 TIME_MIN = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -151,7 +156,19 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
         raise InvalidMemoryError(field, "is not valid Unicode (it holds a lone surrogate)") from None
     if len(encoded) > MAX_METADATA_BYTES:
         raise InvalidMemoryError(field, f"is {len(encoded)} bytes as JSON; the limit is {MAX_METADATA_BYTES}")
-    return json.loads(encoded)
+    return check_json_depth(field, json.loads(encoded))
+
+
+def check_json_depth(field: str, value: Any, limit: int = MAX_JSON_DEPTH) -> Any:
+    """``value`` (JSON data) if its objects and lists nest at most ``limit`` deep
+    (:data:`MAX_JSON_DEPTH`), else :class:`InvalidMemoryError`. Walked without recursion."""
+    level = [value]
+    for _ in range(limit):
+        level = [v for node in level if isinstance(node, (dict, list))
+                 for v in (node.values() if isinstance(node, dict) else node)]
+        if not level:
+            return value
+    raise InvalidMemoryError(field, f"nests deeper than {limit} levels of objects and lists")
 
 
 def engine_exact(value: Any) -> bool:
