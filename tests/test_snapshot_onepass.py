@@ -216,3 +216,22 @@ def test_a_namespace_key_checked_once_is_what_checking_every_time_gives(namespac
                 continue
             raise AssertionError(f"{namespace!r} accepted")
         assert checked_key(namespace) == expected
+
+
+class _ClearedMeanwhile(dict):
+    """A snapshot's BM25 scores that another thread's batch drops (``learn_bm25`` clears a
+    full cache) right after this batch saw them there."""
+
+    def __contains__(self, key: object) -> bool:
+        found = super().__contains__(key)
+        self.clear()
+        return found
+
+
+def test_bm25_scores_dropped_by_another_thread_meanwhile_leave_the_list_to_the_engine():
+    snapshot = _snapshot([({"status": "live", "kind": "fact"}, (1.0, 0.0, 0.0, 0.0)) for _ in range(3)])
+    terms = SparseQuery([1, 2], [1.0, 1.0], Where(namespace=NS), 2)
+    snapshot.learn_bm25(snapshot.bm25_query(terms), [Hit(StoredPoint(i, {}), 1.0) for i in snapshot.ids])
+    snapshot._bm25 = _ClearedMeanwhile(snapshot._bm25)
+    # Not a KeyError out of the pre-hook: ``None``, which the engine then answers.
+    assert answer_nearest(snapshot, [(0, terms)], {}) == {0: None}
