@@ -235,3 +235,23 @@ def test_bm25_scores_dropped_by_another_thread_meanwhile_leave_the_list_to_the_e
     snapshot._bm25 = _ClearedMeanwhile(snapshot._bm25)
     # Not a KeyError out of the pre-hook: ``None``, which the engine then answers.
     assert answer_nearest(snapshot, [(0, terms)], {}) == {0: None}
+
+
+def test_a_write_patching_a_snapshot_another_thread_is_reading_meanwhile(monkeypatch):
+    import langgraph_memory.store.backends._snapshot as snapshot_module
+
+    content = [({"status": "live", "kind": "fact", "importance": 0.5}, (1.0, 0.0, 0.0, 0.0)) for _ in range(3)]
+    snapshot = _snapshot(content)
+    snapshot.floats("importance")  # a derived column the write re-derives
+    derive = snapshot_module._DERIVE["float"]
+
+    def read_meanwhile(payload, key, memo_key):
+        # Another thread's turn on the same snapshot: its live mask lands in the shared memo.
+        snapshot.mask(Where(namespace=NS, status="live", alive_at=30.0 + len(snapshot._memo)))
+        return derive(payload, key, memo_key)
+
+    monkeypatch.setitem(snapshot_module._DERIVE, "float", read_meanwhile)
+    row = snapshot.ids[0]
+    patched = snapshot.patched(1, [StoredPoint(row, {**snapshot.payloads[0], "importance": 0.9})], {row},
+                               vectors=False)
+    assert patched.floats("importance").tolist() == [0.9, 0.5, 0.5]
