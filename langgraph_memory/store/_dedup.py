@@ -12,7 +12,7 @@ from typing import Any, Literal, Protocol, Sequence
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
-from langgraph_memory.store._slots import held_apart, single_value_swap
+from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
 
@@ -39,6 +39,9 @@ class DedupJudge(Protocol):
     """Tie-breaker for the uncertain band; ``None`` means "no opinion"."""
 
     def __call__(self, new: str, old: str, cosine: float) -> DedupDecision | None: ...
+
+
+_ORIGINS = {_stem(w) for w in _LANGUAGES}  # languages, and nationalities said the same way ("French")
 
 
 def _only(a: set[str], b: set[str], exact: set[str]) -> set[str]:
@@ -293,7 +296,9 @@ class DedupPolicy:
             return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
         # A role for a workplace is another value of the job slot: "works at Acme" / "jo's job is manager".
         role = (bool(old_only & _STATUS) != bool(new_only & _STATUS)) and not n.update
-        if shared and (slot or cue) and not n.additive and not role and dated[0] == dated[1] \
+        # So is a nationality for a name: "his wife is Anna" / "his wife is French".
+        origin = (bool(old_only & _ORIGINS) != bool(new_only & _ORIGINS)) and not n.update
+        if shared and (slot or cue) and not n.additive and not role and not origin and dated[0] == dated[1] \
                 and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
