@@ -298,7 +298,10 @@ class DedupPolicy:
         role = (bool(old_only & _STATUS) != bool(new_only & _STATUS)) and not n.update
         # So is a nationality for a name: "his wife is Anna" / "his wife is French".
         origin = (bool(old_only & _ORIGINS) != bool(new_only & _ORIGINS)) and not n.update
-        if shared and (slot or cue) and not n.additive and not role and not origin and dated[0] == dated[1] \
+        # And an age for a name: "his wife is Anna" / "his wife is 40" (another slot, said on one side only).
+        aged = slot is not None and bool((old_only ^ new_only) & (_EXCLUSIVE - {slot})) and not n.update
+        if shared and (slot or cue) and not n.additive and not role and not origin and not aged \
+                and dated[0] == dated[1] \
                 and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")
