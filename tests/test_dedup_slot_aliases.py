@@ -137,6 +137,8 @@ KEPT = [
     ("Wiktor drives a Skoda", "Wiktor's car is German"),
     # nor is an age: another slot said on one side only (review8)
     ("Wiktor's wife is Anna", "Wiktor's wife is 40"),
+    # a former spouse beside the present one (review8)
+    ("Wiktor is married to Anna", "Wiktor was married to Claire"),
 ]
 
 

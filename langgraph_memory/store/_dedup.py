@@ -223,7 +223,8 @@ class DedupPolicy:
         others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)}
         if others:
             return out("different", f"about another person: {', '.join(sorted(others))}")
-        if n.past != o.past and not n.ended and n.negated == o.negated and (n.tokens | o.tokens) & _WHERE_AND_WORK:
+        if n.past != o.past and not n.ended and n.negated == o.negated \
+                and (n.tokens | o.tokens) & (_WHERE_AND_WORK | {"<relationship>"}):  # "was married to": a former one
             return out("different", "a past fact beside a present one")
         # "first job" / "second job", "the 2nd flat" / "the 3rd flat": a number naming which one is another item.
         items = n.head ^ o.head
