@@ -1537,6 +1537,11 @@ ROUND_10: list[DedupPair] = [
     DedupPair('Tom drives a Ford', 'she drives a Kia', "different", "en"),
     DedupPair('Tom drives a Ford', "tom's car isn't a Kia", "different", "en"),
     DedupPair('Tom drives a Ford', "tom's car is a Kia, not a Ford", "correction", "en"),
+    # review8: false merges found by probing the alias rule (a nationality read as a name).
+    DedupPair("Wiktor's wife is Anna", "Wiktor's wife is French", "different", "en"),
+    DedupPair("Wiktor drives a Skoda", "Wiktor's car is German", "different", "en"),
+    DedupPair("Wiktor's wife is Anna", "Wiktor's wife is 40", "different", "en"),
+    DedupPair("Wiktor is married to Anna", "Wiktor was married to Claire", "different", "en"),
 ]
 
 ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5,

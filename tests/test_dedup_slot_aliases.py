@@ -132,6 +132,13 @@ KEPT = [
     ("The book fair is on June 9", "the book launch is June 19th"),
     ("Florian's rehearsal is at 4", "florian's concert is 5 o'clock"),
     ("Araminta's shop is on Station Road", "araminta's favourite cafe is on church lane"),
+    # a nationality is no name: who she is, and where she is from (review8)
+    ("Wiktor's wife is Anna", "Wiktor's wife is French"),
+    ("Wiktor drives a Skoda", "Wiktor's car is German"),
+    # nor is an age: another slot said on one side only (review8)
+    ("Wiktor's wife is Anna", "Wiktor's wife is 40"),
+    # a former spouse beside the present one (review8)
+    ("Wiktor is married to Anna", "Wiktor was married to Claire"),
 ]
 
 

@@ -247,3 +247,17 @@ def test_a_channel_that_looks_like_another_is_refused_by_remember(fake_stores, c
         assert kept.channel == "family room"
     finally:
         store.erase(ns)
+
+
+def test_a_channel_with_spaces_around_is_the_channel_its_memories_are_stored_under(store) -> None:
+    # ``remember`` stores a channel trimmed: the run's own reads must name it the same way,
+    # or the identity channel (whose filter takes the run's channel as given) misses them.
+    from langgraph_memory.store._search import identity_plan
+
+    context = {"channel_id": " general "}
+    channel = runtime_channel(None, context)
+    assert channel == "general"
+    ns = ("memories", "ines")
+    kept = store.remember("I am a nurse", namespace=ns, kind="self", category="context", channel=channel).memory
+    [found] = store._read(identity_plan(ns, 10, channel))
+    assert [m.id for m in found] == [kept.id]

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import io
 import json
+import unicodedata
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
@@ -192,3 +193,21 @@ def test_the_cli_shows_labels_decoded_and_takes_keys_as_arguments(store) -> None
     # A stray label is still an argument the CLI takes: its data can be read and erased.
     code, out, err = run(["erase", namespace_key(LEGACY), "--yes"], store)
     assert code == 0 and store.count(namespace=LEGACY) == 0, err
+
+
+ACCENTS = st.text(alphabet=st.sampled_from(["e", "\u0301", "\u00e9", ".", "a", "\u0308", "\u00e4", "%"]), max_size=5)
+
+
+@settings(max_examples=500)
+@given(a=ACCENTS, b=ACCENTS)
+@example(a="e\u0301.", b="\u00e9.")
+def test_two_labels_a_screen_draws_alike_never_read_the_same(a: str, b: str) -> None:
+    # "é" as one code point and as "e" + U+0301 are drawn alike: as stray labels (a raw
+    # period) they must still read apart, their normal forms included.
+    shown_a, shown_b = (unicodedata.normalize("NFC", shown_label(x)) for x in (a, b))
+    assert (shown_a == shown_b) == (a == b)
+
+
+def test_a_stray_label_with_a_separate_accent_shows_the_accent_as_its_code() -> None:
+    assert shown_label("e\u0301.x") == "\u2039e[U+0301].x\u203a"
+    assert shown_label("\u00e9.x") == "\u2039\u00e9.x\u203a"

@@ -216,3 +216,42 @@ def test_a_namespace_key_checked_once_is_what_checking_every_time_gives(namespac
                 continue
             raise AssertionError(f"{namespace!r} accepted")
         assert checked_key(namespace) == expected
+
+
+class _ClearedMeanwhile(dict):
+    """A snapshot's BM25 scores that another thread's batch drops (``learn_bm25`` clears a
+    full cache) right after this batch saw them there."""
+
+    def __contains__(self, key: object) -> bool:
+        found = super().__contains__(key)
+        self.clear()
+        return found
+
+
+def test_bm25_scores_dropped_by_another_thread_meanwhile_leave_the_list_to_the_engine():
+    snapshot = _snapshot([({"status": "live", "kind": "fact"}, (1.0, 0.0, 0.0, 0.0)) for _ in range(3)])
+    terms = SparseQuery([1, 2], [1.0, 1.0], Where(namespace=NS), 2)
+    snapshot.learn_bm25(snapshot.bm25_query(terms), [Hit(StoredPoint(i, {}), 1.0) for i in snapshot.ids])
+    snapshot._bm25 = _ClearedMeanwhile(snapshot._bm25)
+    # Not a KeyError out of the pre-hook: ``None``, which the engine then answers.
+    assert answer_nearest(snapshot, [(0, terms)], {}) == {0: None}
+
+
+def test_a_write_patching_a_snapshot_another_thread_is_reading_meanwhile(monkeypatch):
+    import langgraph_memory.store.backends._snapshot as snapshot_module
+
+    content = [({"status": "live", "kind": "fact", "importance": 0.5}, (1.0, 0.0, 0.0, 0.0)) for _ in range(3)]
+    snapshot = _snapshot(content)
+    snapshot.floats("importance")  # a derived column the write re-derives
+    derive = snapshot_module._DERIVE["float"]
+
+    def read_meanwhile(payload, key, memo_key):
+        # Another thread's turn on the same snapshot: its live mask lands in the shared memo.
+        snapshot.mask(Where(namespace=NS, status="live", alive_at=30.0 + len(snapshot._memo)))
+        return derive(payload, key, memo_key)
+
+    monkeypatch.setitem(snapshot_module._DERIVE, "float", read_meanwhile)
+    row = snapshot.ids[0]
+    patched = snapshot.patched(1, [StoredPoint(row, {**snapshot.payloads[0], "importance": 0.9})], {row},
+                               vectors=False)
+    assert patched.floats("importance").tolist() == [0.9, 0.5, 0.5]

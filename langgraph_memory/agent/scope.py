@@ -53,7 +53,7 @@ def _lookup(source: Any, key: str) -> Any:
 
 
 def runtime_channel(config: RunnableConfig | None, context: Any) -> str | None:
-    """The run's ``channel_id`` (context first, then ``configurable``), or ``None``.
+    """The run's ``channel_id`` (context first, then ``configurable``), trimmed, or ``None``.
 
     Raises:
         InvalidIdentityError: the channel holds characters a reader cannot see or tell
@@ -63,7 +63,9 @@ def runtime_channel(config: RunnableConfig | None, context: Any) -> str | None:
     value = _lookup(context, "channel_id")
     if value is None:
         value = ((config or {}).get("configurable") or {}).get("channel_id")
-    return None if value is None or not str(value).strip() else _runtime_identifier("channel_id", str(value))
+    # Plain spaces around are trimmed, as ``remember`` stores a channel: a run's reads must
+    # name it the same way (any other space around it is refused below).
+    return None if value is None or not str(value).strip() else _runtime_identifier("channel_id", str(value).strip(" "))
 
 
 def runtime_thread(config: RunnableConfig | None) -> str | None:

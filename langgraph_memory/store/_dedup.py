@@ -12,7 +12,7 @@ from typing import Any, Literal, Protocol, Sequence
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
-from langgraph_memory.store._slots import held_apart, single_value_swap
+from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
 
@@ -39,6 +39,9 @@ class DedupJudge(Protocol):
     """Tie-breaker for the uncertain band; ``None`` means "no opinion"."""
 
     def __call__(self, new: str, old: str, cosine: float) -> DedupDecision | None: ...
+
+
+_ORIGINS = {_stem(w) for w in _LANGUAGES}  # languages, and nationalities said the same way ("French")
 
 
 def _only(a: set[str], b: set[str], exact: set[str]) -> set[str]:
@@ -220,7 +223,8 @@ class DedupPolicy:
         others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)}
         if others:
             return out("different", f"about another person: {', '.join(sorted(others))}")
-        if n.past != o.past and not n.ended and n.negated == o.negated and (n.tokens | o.tokens) & _WHERE_AND_WORK:
+        if n.past != o.past and not n.ended and n.negated == o.negated \
+                and (n.tokens | o.tokens) & (_WHERE_AND_WORK | {"<relationship>"}):  # "was married to": a former one
             return out("different", "a past fact beside a present one")
         # "first job" / "second job", "the 2nd flat" / "the 3rd flat": a number naming which one is another item.
         items = n.head ^ o.head
@@ -293,7 +297,12 @@ class DedupPolicy:
             return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
         # A role for a workplace is another value of the job slot: "works at Acme" / "jo's job is manager".
         role = (bool(old_only & _STATUS) != bool(new_only & _STATUS)) and not n.update
-        if shared and (slot or cue) and not n.additive and not role and dated[0] == dated[1] \
+        # So is a nationality for a name: "his wife is Anna" / "his wife is French".
+        origin = (bool(old_only & _ORIGINS) != bool(new_only & _ORIGINS)) and not n.update
+        # And an age for a name: "his wife is Anna" / "his wife is 40" (another slot, said on one side only).
+        aged = slot is not None and bool((old_only ^ new_only) & (_EXCLUSIVE - {slot})) and not n.update
+        if shared and (slot or cue) and not n.additive and not role and not origin and not aged \
+                and dated[0] == dated[1] \
                 and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
             return out("correction", f"{slot or 'correction cue'}: {swap}")

@@ -9,6 +9,7 @@ the memory browser and the CLI show. Here rather than in :mod:`langgraph_memory.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Sequence
 
 from langgraph_memory.errors import InvalidMemoryError, MemoryScopeError
@@ -91,14 +92,19 @@ def shown_label(label: str) -> str:
     stands for (``alice@example%2Ecom`` reads ``alice@example.com``). A label that stands
     for no value (stored by hand or before labels were checked: a raw period, another
     escape, an invisible or bidi character) is shown between ``‹ ›``, with each character
-    a reader could not see written as its code (``‹alice[U+200B]›``), so it never passes
+    a reader could not see written as its code (``‹alice[U+200B]›``; in a label not in NFC, its
+    combining marks too: ``‹e[U+0301].x›``), so it never passes
     for the label of the value it looks like. ``[``, ``‹``, ``›`` and ``/`` are written as
     codes too, so two labels never look the same. Never raises: any stored label reads.
     """
     value = namespace_value(label)
     if value is not None:
         return with_codes(value, also=_MARKS)
-    return f"\u2039{with_codes(str(label), also=_MARKS)}\u203a"
+    text = str(label)
+    # Not NFC ("e" + U+0301): its marks as codes too, or it is drawn as its normal form is.
+    marks = "" if unicodedata.is_normalized("NFC", text) else "".join(
+        {c for c in text if unicodedata.category(c).startswith("M")})
+    return f"\u2039{with_codes(text, also=_MARKS + marks)}\u203a"
 
 
 def shown_namespace(namespace: Sequence[str]) -> str:

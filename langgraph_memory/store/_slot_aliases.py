@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, replace
 
 from langgraph_memory.store._quantities import canonical as _canonical
-from langgraph_memory.store._slots import accumulates, held_apart
+from langgraph_memory.store._slots import _LANGUAGES, accumulates, held_apart
 from langgraph_memory.store._statements import (_KIN, _NEGATION, _PAST_EN, _PAST_FR, _SPOUSES, _TOKEN, _UPDATE, _named,
                                                 _spelled)
 from langgraph_memory.store._wordforms import _fold, _plain, _stem
@@ -77,9 +77,6 @@ _VERBS: dict[tuple[str, str], str] = {
 # What each slot's value may be.
 # A subject is one however written ("Latin", "la géo"); other slots keep names apart from words.
 _AS_WORD = {"subject"}
-_LANGUAGES = _plain("latin greek french english german spanish italian chinese mandarin arabic russian japanese "
-                    "portuguese dutch hebrew polish latin grec francais anglais allemand espagnol italien chinois "
-                    "arabe russe japonais portugais")
 _KINDS = {"vehicle": {"name"}, "home": {"name", "place", "address"}, "employer": {"name"}, "subject": {"word", "name"},
           "doctor": {"name"}, "dentist": {"name"}, "partner": {"name"}, "spouse": {"name"}, "phone": {"phone"},
           "school": {"name"}}
@@ -309,6 +306,8 @@ def same_slot(new: str, old: str) -> SlotSaid | None:
         if any(s.kind == "name" and not set(s.value) <= _LANGUAGES for s in (n, o)):
             return None
         n, o = (replace(s, kind="word") if s.kind == "name" else s for s in (n, o))
+    elif n is not None and o is not None and any(s.kind == "name" and set(s.value) <= _LANGUAGES for s in (n, o)):
+        return None  # "his wife is French", "her car is German": where from, not who or which one
     if n is None or o is None or n.slot != o.slot or n.kind != o.kind or (n.verb and o.verb):
         return None  # a slot said twice through a verb is for the other rules ("teaches geography" / "history")
     same, named = _same_owner(n.owner, o.owner)

@@ -56,6 +56,10 @@ _SEVERAL = _KIN - _words("mother father mom mum dad mere pere maman papa boss ma
     "client customer patient student pupil teacher tutor coach teammate roommate flatmate housemate cliente "
     "patiente eleve etudiant etudiante prof professeur coequipier coequipiere colocataire coloc")
 _VALUES = {"name", "number", "clock", "date", "day"}
+# Languages, and the nationalities said the same way: "French" is where one is from, never a name.
+_LANGUAGES = _plain("latin greek french english german spanish italian chinese mandarin arabic russian japanese "
+                    "portuguese dutch hebrew polish latin grec francais anglais allemand espagnol italien chinois "
+                    "arabe russe japonais portugais")
 _PLURAL_COPULAS = _plain("are were sont etaient seront")
 # The relations that hold one value at a time: where one lives, where one works, one's name, one's partner.
 _FUNCTIONAL = {"<residence>", "<job>", "<name>", "<relationship>"}
@@ -110,6 +114,8 @@ def _kind(raw: str, stem: str, titled: bool) -> str:
         return "date"
     if stem in _STATUS:
         return _SLOT_OF[stem][0]
+    if _fold(raw) in _LANGUAGES:
+        return "word"
     return "name" if titled or _named(raw) else "word"
 
 

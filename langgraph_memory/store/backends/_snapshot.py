@@ -161,7 +161,9 @@ class Snapshot:
                     vectors, has_dense = vectors.copy(), has_dense.copy()
                 vectors[r], has_dense[r] = (p.dense, True) if dense_ok else (0.0, False)
         memo: dict[Any, Any] = {}
-        for key, derived in self._memo.items():
+        # A copy: the memo is shared with this snapshot's readers (and with its ``at`` twins),
+        # whose masks (``_live_at``, ``_cached``) land in it from other threads meanwhile.
+        for key, derived in list(self._memo.items()):
             kind, field = key[0], key[1]
             if kind == "alive":  # :meth:`_live_at`: built again when asked
                 if "status" not in fields and "expires_at" not in fields:

@@ -48,10 +48,11 @@ def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | Spar
 
 
 def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.ndarray],
-             ) -> tuple[np.ndarray, float | None, np.ndarray]:
+             ) -> tuple[np.ndarray, float | None, np.ndarray] | None:
     """The scores of ``query``'s vector, the BM25 cut, and every row by score, best first,
     equal scores by ascending id (rows are in id order and the sort is stable). Kept on
-    the snapshot: a turn's later rounds ask again with the same vector."""
+    the snapshot: a turn's later rounds ask again with the same vector. ``None``: the
+    BM25 scores were dropped by another thread's batch since :func:`answer_nearest` saw them."""
     found = snapshot._orders.get(key)
     if isinstance(query, DenseQuery):
         if found is not None and found[0] is query.vector:
@@ -62,7 +63,10 @@ def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: di
         owner: Any = query.vector  # held: its id is not reused while the entry lives
         cut = None
     else:
-        scores, cut = owner = snapshot._bm25[key[1]]
+        known = snapshot._bm25.get(key[1])  # one read: another thread may clear the cache
+        if known is None:
+            return None
+        scores, cut = owner = known
         if found is not None and found[0] is owner:
             return scores, cut, found[2]
     order = np.argsort(-scores, kind="stable")
@@ -89,7 +93,10 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
            masks: dict[Any, np.ndarray]) -> dict[int, list[Hit] | None]:
     """The lists of one query vector (its cosines, or the engine's BM25 scores and cut)."""
     sparse = key[0] == "bm25"
-    scores, cut, order = _ordered(snapshot, key, members[0][1], masks)
+    ordered = _ordered(snapshot, key, members[0][1], masks)
+    if ordered is None:  # the engine answers these lists
+        return {i: None for i, _ in members}
+    scores, cut, order = ordered
     if sparse:
         valid = ~np.isnan(scores)
     else:
