@@ -247,6 +247,8 @@ def _parse(text: str) -> _Parsed:
     # "Omar's brother", "le frère de Paul", "Eli has a son named Max" -- but not "une fille de 8 ans".
     kin = {s for i, s in enumerate(stems) if s in _KIN | _SPOUSES and (
         (i >= 2 and stems[i - 1] == "s")
+        # Another owner inside the head: "my son's school" is not "my school" (but "Marie's" is a name).
+        or (stems[i + 1: i + 2] == ["s"] and raw[i][:1].islower())
         or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
         or (i >= 3 and plain[i - 1] in ("new", "nouveau", "nouvelle") and plain[i - 2] in ("a", "un", "une")
             and plain[i - 3] in ("has", "have", "had", "a"))
