@@ -1577,6 +1577,18 @@ ROUND_10: list[DedupPair] = [
     DedupPair("Anouk travaille chez Decathlon", "anouk travaille chez Leroy Merlin maintenant", "correction", "fr"),
     DedupPair("Radomir's bike is a green Trek", "radomir's bike is now a black Trek", "correction", "en"),
     DedupPair("The village fete is on June 8", "the village fete is on June 8 this year", "duplicate", "en"),
+    # one content word swapped for another after a determiner, copula or number, all else alike; another rate
+    DedupPair("Ilse's cat is male", "ilse's cat is female", "different", "en"),
+    DedupPair("Le chat d'Ilse est un mâle", "le chat d'ilse est une femelle", "different", "fr"),
+    DedupPair("Ilse's coat is a long wool coat", "ilse's coat is a short wool coat", "different", "en"),
+    DedupPair("Ilse's table is wooden", "ilse's table is metal", "different", "en"),
+    DedupPair("Ilse takes the bus on Mondays", "ilse takes the tram on Mondays", "different", "en"),
+    DedupPair("Ilse has 3 cats", "ilse has 3 dogs", "different", "en"),
+    DedupPair("Ilse's salary is 3000 per month", "ilse's salary is 3000 per year", "different", "en"),
+    DedupPair("Le loyer d'Ilse est de 600 euros par mois", "le loyer d'ilse est de 600 euros par semaine", "different",
+              "fr"),
+    DedupPair("Ilse's salary is 3000 per month", "ilse's salary is 3200 per month now", "correction", "en"),
+    DedupPair("Ilse keeps her kayak in the shed", "ilse stores her kayak in the shed", "duplicate", "en"),
 ]
 
 ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from langgraph_memory.store._dedup import DedupPolicy
 from langgraph_memory.store._statements import _stem
-from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash
+from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash, one_word_swap
 
 MINILM = DedupPolicy.for_embedder("all-MiniLM-L6-v2")
 COSINES = (0.5, 0.6, 0.7, 0.8, 0.85, 0.93, 0.97)
@@ -34,6 +34,14 @@ ANOTHER_FACT = [
     ("Tomasz's car is a red Skoda", "Tomasz's car is a blue Skoda"),
     ("Radomir's bike is a green Trek", "radomir's bike is a black Trek"),
     ("Le vélo de Maëlys est un petit vélo bleu", "le vélo de maëlys est un grand vélo bleu"),
+    # one content word swapped for another after a determiner, copula or number; another rate for one number
+    ("Ilse's cat is male", "ilse's cat is female"),
+    ("Le chat d'Ilse est un mâle", "le chat d'ilse est une femelle"),
+    ("Ilse's coat is a long wool coat", "ilse's coat is a short wool coat"),
+    ("Ilse takes the bus on Mondays", "ilse takes the tram on Mondays"),
+    ("Ilse has 3 cats", "ilse has 3 dogs"),
+    ("Ilse's salary is 3000 per month", "ilse's salary is 3000 per year"),
+    ("Le loyer d'Ilse est de 600 euros par mois", "le loyer d'ilse est de 600 euros par semaine"),
     # a place or workplace slot filled by no place: a state of mind, a pronoun, home
     ("Tomasz lives in Lyon", "Tomasz lives in fear"),
     ("Lucien travaille chez Airbus", "Lucien travaille chez lui"),
@@ -57,6 +65,9 @@ STILL_MERGE = [
     ("Anouk travaille chez Decathlon", "anouk travaille chez Leroy Merlin maintenant", "correction"),
     ("Radomir's bike is a green Trek", "radomir's bike is now a black Trek", "correction"),
     ("Marie's birthday is on 3 June", "Marie was born on June 3", "duplicate"),  # "Marie's" is no relative
+    ("Ilse keeps her kayak in the shed", "ilse stores her kayak in the shed", "duplicate"),  # a verb, said again
+    ("The user prefers short answers", "The user likes short answers", "duplicate"),
+    ("Ilse's salary is 3000 per month", "ilse's salary is 3200 per month now", "correction"),
 ]
 
 
@@ -79,6 +90,8 @@ def test_number_clash_names_both_kinds() -> None:
     assert number_clash("at 6pm", "at 6") is None  # one time
     assert number_clash("le cours coûte 6 €", "le cours coûte 6 euros") is None
     assert number_clash("the rent is 800", "the rent is 800 euros") is None  # said on one side only
+    assert number_clash("600 euros par semaine", "600 euros par mois") == "600: money:euro, rate:month / money:euro, rate:week"
+    assert number_clash("600 euros par mois", "600 euros") is None  # a rate on one side only
 
 
 def test_kind_swap_and_not_a_place() -> None:
@@ -87,6 +100,9 @@ def test_kind_swap_and_not_a_place() -> None:
     assert not_a_place("Lucien travaille chez lui", {"chez"}) == "lui"
     assert not_a_place("gauthier vit dans la peur", {"dans"}) == "peur"
     assert not_a_place("Tomasz lives in Lyon", {"in"}) is None
+    assert one_word_swap("ilse's cat is female", "Ilse's cat is male") == ("male", "female")
+    assert one_word_swap("Ines stores her bike", "Ines keeps her bike") is None  # right after the subject: a verb
+    assert one_word_swap("a big red car", "a big red car") is None
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -95,4 +111,6 @@ def test_any_text_is_read(new: str, old: str) -> None:
     """No text breaks the readers: a reason or ``None``, and the policy still gives one of its four verdicts."""
     for found in (number_clash(new, old), not_a_place(new, {"in", "chez"})):
         assert found is None or isinstance(found, str)
+    swapped = one_word_swap(new, old)
+    assert swapped is None or (len(swapped) == 2 and swapped[0] != swapped[1])
     assert MINILM.decide(new, old, 0.8).decision in ("duplicate", "refinement", "correction", "different")

@@ -15,7 +15,7 @@ from langgraph_memory.store._slot_aliases import another_item, one_more, same_sl
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
-from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash
+from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash, one_word_swap
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -262,7 +262,13 @@ class DedupPolicy:
             if all(t[0] == "<" for t in new_only):  # e.g. "est infirmière" -> "travaille comme infirmière"
                 return out("duplicate", "same content words")
             return out("refinement", f"adds {', '.join(sorted(new_only))}")
+        # "a long wool coat" / "a short wool coat": one content word for another, all else said alike.
+        swapped = one_word_swap(new, old)
+        if swapped and not (_stem(swapped[0]) in old_only and _stem(swapped[1]) in new_only):
+            swapped = None  # a verb read as a slot ("prefers" / "likes"), an accent ("Mickael" / "Mickaël")
         if not new_only:
+            if swapped:
+                return out("different", f"one word for another: {' -> '.join(swapped)}", certain=False)
             return out("duplicate", "new says less than old")
 
         # When the change happened ("last spring", "le mois dernier") is not the new value.
@@ -361,7 +367,7 @@ class DedupPolicy:
         hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"
         hard = hard or kind_swap(old_only, new_only, _stem)  # "a red Skoda" / "a blue Skoda", "euros" / "dollars"
         small = all(len(d) <= 1 + len(t) // 4 for d, t in ((old_only, o.tokens), (new_only, n.tokens)))
-        if cosine >= self.duplicate_cosine and small and not hard:
+        if cosine >= self.duplicate_cosine and small and not hard and not swapped:
             return out("duplicate", "paraphrase: few swapped words, high cosine", certain=False)
         return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
 

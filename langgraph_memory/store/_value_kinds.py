@@ -10,8 +10,9 @@ or a correction: merging it would lose what the user said.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
-__all__ = ["kind_swap", "not_a_place", "number_clash"]
+__all__ = ["kind_swap", "not_a_place", "number_clash", "one_word_swap"]
 
 _WORD = re.compile(r"\d+(?:[.,]\d+)?(?:h\d*|am|pm)?|[^\W\d_]+|[€$£¥%]", re.UNICODE)
 
@@ -38,6 +39,10 @@ _UNITS = {
 _LABELS = set("platform platforms gate quai voie room salle chambre bus line ligne seat table floor etage étage "
               "terminal flat apartment appartement building batiment bâtiment door porte bay stand row rang "
               "number numéro numero no n° track court".split())
+_PER = {"a", "an", "per", "par", "each", "every", "chaque"}
+_PERIODS = {**dict.fromkeys(("day", "jour"), "day"), **dict.fromkeys(("week", "semaine"), "week"),
+            **dict.fromkeys(("month", "mois"), "month"), **dict.fromkeys(("year", "an", "annee", "année"), "year"),
+            **dict.fromkeys(("hour", "heure"), "hour")}
 _AT = {"at", "à", "vers", "around"}  # "at 6", "à 6", "vers 6": a time of day
 _PRICED = {"costs", "cost", "coute", "coûte", "coutent", "coûtent", "paid", "pays", "paye", "payé", "price", "prix"}
 # "costs 6", "paid 40"
@@ -70,12 +75,26 @@ def _roles(text: str) -> dict[str, set[str]]:
             role = "time"
         if role:
             roles.setdefault(number, set()).add(role)
+        for k in (1, 2):  # "800 a month", "600 euros par mois": a rate beside the kind
+            if words[i + k: i + k + 2] and len(words[i + k: i + k + 2]) == 2 and words[i + k] in _PER \
+                    and words[i + k + 1] in _PERIODS and (k == 1 or after in _CURRENCIES or after in _UNITS):
+                roles.setdefault(number, set()).add(f"rate:{_PERIODS[words[i + k + 1]]}")
     return roles
 
 
-def _compatible(a: str, b: str) -> bool:
-    """A price said without its currency ("costs 6") fits any currency ("6 euros")."""
-    return a == b or (a.split(":")[0] == b.split(":")[0] and (":" not in a or ":" not in b))
+def _clash(a: set[str], b: set[str]) -> bool:
+    """Whether two sets of kinds of one number disagree: another kind ("time" / "money"), or the same kind with
+    another qualifier ("money:euro" / "money:dollar", "rate:month" / "rate:week"). A kind said without its
+    qualifier ("costs 6") fits any, and a rate said on one side only is no clash."""
+    kind = {r.split(":")[0] for r in a}, {r.split(":")[0] for r in b}
+    main = kind[0] - {"rate"}, kind[1] - {"rate"}
+    if main[0] and main[1] and not main[0] & main[1]:
+        return True
+    for k in kind[0] & kind[1]:
+        qa, qb = ({r for r in side if r.split(":")[0] == k} for side in (a, b))
+        if not qa & qb and all(":" in r for r in qa | qb):
+            return True
+    return False
 
 
 def number_clash(new: str, old: str) -> str | None:
@@ -83,7 +102,7 @@ def number_clash(new: str, old: str) -> str | None:
     "at 7" / "for 7 people", "at 6" / "platform 6"), or ``None``."""
     n, o = _roles(new), _roles(old)
     for number in sorted(n.keys() & o.keys()):
-        if not any(_compatible(a, b) for a in n[number] for b in o[number]):
+        if _clash(n[number], o[number]):
             return f"{number}: {', '.join(sorted(o[number]))} / {', '.join(sorted(n[number]))}"
     return None
 
@@ -129,3 +148,31 @@ def not_a_place(text: str, intro_words: set[str]) -> str | None:
                 return after
     return None
 
+
+
+# Words a paraphrase may swap freely: articles, copulas, pronouns, prepositions and other function words.
+_FUNCTION = set("a an the is are was were be been has have had of to in on at for with by it its this that these "
+                "those my your his her our their un une le la les l de du des d est sont a ont au aux en et son sa "
+                "ses mon ma mes ton ta tes notre nos votre vos leur leurs ce cet cette c s".split())
+
+
+_ARTICLES = {"an": "a", "une": "un", "la": "le", "the": "le"}  # "un mâle" / "une femelle": one swap, not two
+
+
+def one_word_swap(new: str, old: str) -> tuple[str, str] | None:
+    """The content word of old that new replaces by another after a determiner, copula or preposition, all else
+    said alike ("a long wool coat" / "a short wool coat", "takes the bus" / "takes the tram"), or ``None``. Such a swap is another value, never a
+    paraphrase: the statements differ only where the fact lies."""
+    n, o = ([_ARTICLES.get(w, w) for w in (w.lower() for w in _WORD.findall(t))] for t in (new, old))
+    ops = [op for op in SequenceMatcher(None, o, n, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    if i2 - i1 != 1 or j2 - j1 != 1:
+        return None
+    gone, came = o[i1], n[j1]
+    if gone in _FUNCTION or came in _FUNCTION or not gone.isalpha() or not came.isalpha():
+        return None
+    if not i1 or not (o[i1 - 1] in _FUNCTION or o[i1 - 1].isdigit()):
+        return None  # right after its subject the word is a verb: "Ines keeps / stores her bike" says it again
+    return gone, came
