@@ -10,7 +10,6 @@ or a correction: merging it would lose what the user said.
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 
 __all__ = ["kind_swap", "not_a_place", "number_clash", "one_word_swap"]
 
@@ -161,16 +160,16 @@ _ARTICLES = {"an": "a", "une": "un", "la": "le", "the": "le"}  # "un mâle" / "u
 
 def one_word_swap(new: str, old: str) -> tuple[str, str] | None:
     """The content word of old that new replaces by another after a determiner, copula or preposition, all else
-    said alike ("a long wool coat" / "a short wool coat", "takes the bus" / "takes the tram"), or ``None``. Such a swap is another value, never a
-    paraphrase: the statements differ only where the fact lies."""
+    said alike ("a long wool coat" / "a short wool coat", "takes the bus" / "takes the tram"), or ``None``. Such a
+    swap is another value, never a paraphrase: the statements differ only where the fact lies."""
     n, o = ([_ARTICLES.get(w, w) for w in (w.lower() for w in _WORD.findall(t))] for t in (new, old))
-    ops = [op for op in SequenceMatcher(None, o, n, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(ops) != 1 or ops[0][0] != "replace":
+    if len(n) != len(o):
         return None
-    _, i1, i2, j1, j2 = ops[0]
-    if i2 - i1 != 1 or j2 - j1 != 1:
+    differ = [i for i, (a, b) in enumerate(zip(o, n)) if a != b]  # one word for one word: the rest lines up
+    if len(differ) != 1:
         return None
-    gone, came = o[i1], n[j1]
+    i1 = differ[0]
+    gone, came = o[i1], n[i1]
     if gone in _FUNCTION or came in _FUNCTION or not gone.isalpha() or not came.isalpha():
         return None
     if not i1 or not (o[i1 - 1] in _FUNCTION or o[i1 - 1].isdigit()):
