@@ -37,7 +37,7 @@ _UNITS = {
 # A label before a number names which one it is ("platform 6", "quai 6", "room 12", "bus 42").
 _LABELS = set("platform platforms gate quai voie room salle chambre bus line ligne seat table floor etage étage "
               "terminal flat apartment appartement building batiment bâtiment door porte bay stand row rang "
-              "number numéro numero no n° track court".split())
+              "number numéro numero no n° track court terrain field pitch piste lane couloir".split())
 _PER = {"a", "an", "per", "par", "each", "every", "chaque"}
 _PERIODS = {**dict.fromkeys(("day", "jour"), "day"), **dict.fromkeys(("week", "semaine"), "week"),
             **dict.fromkeys(("month", "mois"), "month"), **dict.fromkeys(("year", "an", "annee", "année"), "year"),
