@@ -1614,6 +1614,12 @@ ROUND_10: list[DedupPair] = [
     DedupPair("Soren's birthday party is on Saturday", "soren's birthday party was on Saturday last year", "different",
               "en"),
     DedupPair('Soren works at Equinor', 'soren worked at Equinor last year', "different", "en"),
+    # where one works beside whom one works for, without a change word: a person and a company look alike by name
+    DedupPair("Soren works at Equinor", "soren works for Ingrid", "different", "en"),
+    DedupPair("Anouk travaille chez Decathlon", "anouk travaille pour Margot", "different", "fr"),
+    DedupPair("Soren works at Equinor", "soren now works for Statoil", "correction", "en"),
+    DedupPair("Anouk travaille chez Decathlon", "anouk travaille maintenant pour Intersport", "correction", "fr"),
+    DedupPair("Soren works at Equinor", "soren works for Equinor", "duplicate", "en"),
 ]
 
 ROUNDS = {"round 1": ROUND_1, "round 2": ROUND_2, "round 3": ROUND_3, "round 4": ROUND_4, "round 5": ROUND_5,

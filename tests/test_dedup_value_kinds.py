@@ -79,6 +79,10 @@ ANOTHER_FACT = [
     ('Le concert de Soren est le 9 mars', "le concert de soren était le 9 mars l'année dernière"),
     ("Soren's birthday party is on Saturday", "soren's birthday party was on Saturday last year"),
     ('Soren works at Equinor', 'soren worked at Equinor last year'),
+    # where one works beside whom one works for, without a change word
+    ("Tomasz works at Acme", "Tomasz works for Sarah"),
+    ("Soren works at Equinor", "soren works for Ingrid"),
+    ("Anouk travaille chez Decathlon", "anouk travaille pour Margot"),
 ]
 
 STILL_MERGE = [
@@ -87,6 +91,9 @@ STILL_MERGE = [
     ("Ottokar lives in Gdansk", "ottokar lives in Sopot now", "correction"),
     ("Anouk travaille chez Decathlon", "anouk travaille chez Leroy Merlin maintenant", "correction"),
     ("Radomir's bike is a green Trek", "radomir's bike is now a black Trek", "correction"),
+    ("Soren works at Equinor", "soren now works for Statoil", "correction"),
+    ("Anouk travaille chez Decathlon", "anouk travaille maintenant pour Intersport", "correction"),
+    ("Soren works at Equinor", "soren works for Equinor", "duplicate"),
     ("Marie's birthday is on 3 June", "Marie was born on June 3", "duplicate"),  # "Marie's" is no relative
     ("Ilse keeps her kayak in the shed", "ilse stores her kayak in the shed", "duplicate"),  # a verb, said again
     ("The user prefers short answers", "The user likes short answers", "duplicate"),

@@ -15,7 +15,7 @@ from langgraph_memory.store._slot_aliases import another_item, one_more, same_sl
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
-from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash, one_word_swap
+from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash, one_word_swap, worked_for
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -210,6 +210,8 @@ class DedupPolicy:
         if (n.tokens & o.tokens & _WHERE_AND_WORK) and (nowhere := {not_a_place(t, _PLACE_INTROS) for t in (new, old)}) \
                 and len(nowhere) == 2:
             return out("different", f"no place or workplace: {', '.join(sorted(w for w in nowhere if w))}")
+        if worked_for(new, old) and not (n.update or n.switch or n.ended):
+            return out("different", "where one works beside whom one works for", certain=False)
         # One single-value slot said again through the same or another verb or noun ("drives a Skoda" / "his car is
         # a Kia", "habite à Nantes" / "l'appart d'Aurélie est à Rennes"), read whole (store/_slot_aliases.py).
         # Below the candidate floor only when both name the same owner.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["kind_swap", "not_a_place", "number_clash", "one_word_swap"]
+__all__ = ["kind_swap", "not_a_place", "number_clash", "one_word_swap", "worked_for"]
 
 _WORD = re.compile(r"\d+(?:[.,]\d+)?(?:h\d*|am|pm)?|[^\W\d_]+|[€$£¥%]", re.UNICODE)
 
@@ -175,3 +175,21 @@ def one_word_swap(new: str, old: str) -> tuple[str, str] | None:
     if not i1 or not (o[i1 - 1] in _FUNCTION or o[i1 - 1].isdigit()):
         return None  # right after its subject the word is a verb: "Ines keeps / stores her bike" says it again
     return gone, came
+
+
+_WORK_VERBS = set("works work working travaille travailles travaillent bosse bosses".split())
+
+
+def worked_for(new: str, old: str) -> bool:
+    """Whether one statement says where someone works ("works at Acme", "travaille chez Airbus") and the other whom
+    for ("works for Sarah", "travaille pour Léa"): a person and a company look alike by name, so without a change
+    word the two may both hold."""
+    said = []
+    for text in (new, old):
+        words = [w.lower() for w in _WORD.findall(text)]
+        said.append(next(((b, words[i + 2: i + 3]) for i, (a, b) in enumerate(zip(words, words[1:]))
+                          if a in _WORK_VERBS and b in ("at", "for", "chez", "pour")), (None, [])))
+    (intro_new, value_new), (intro_old, value_old) = said
+    where, whom = {"at", "chez"}, {"for", "pour"}
+    return value_new != value_old and (
+        (intro_new in where and intro_old in whom) or (intro_new in whom and intro_old in where))
