@@ -15,6 +15,7 @@ from langgraph_memory.store._slot_aliases import another_item, one_more, same_sl
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
+from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash, one_word_swap, worked_for
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -68,6 +69,7 @@ _SLOT_KEYS = _EXCLUSIVE | _ACCUMULATING | {"<plans>"}
 _DATES = _TIME | {str(year) for year in range(1900, 2101)}
 _CLOCK = re.compile(r"t\d{4}")  # a clock time as the statements spell it (t1430)
 _WHERE_AND_WORK = {"<residence>", "<job>"}  # the slots a past fact is said about ("worked at", "a habité")
+_PLACE_INTROS = {"in", "at", "chez", "à", "au", "aux", "dans", "with", "avec", "en"}
 
 
 def _ends(n: _Parsed, o: _Parsed, old_only: set[str], new_only: set[str]) -> str | None:
@@ -200,6 +202,16 @@ class DedupPolicy:
         if ns and os_ and not ns & os_:
             return out("different", "different subjects")
         n, o = _parse(new), _parse(old)
+        # The same number said as another kind of value ("at 6" / "costs 6 euros", "800 euros" / "800 dollars"),
+        # or a place or workplace slot filled with no place ("lives in fear", "travaille chez lui"): another fact.
+        clash = number_clash(new, old)
+        if clash:
+            return out("different", f"the same number, another kind of value: {clash}")
+        if (n.tokens & o.tokens & _WHERE_AND_WORK) and (nowhere := {not_a_place(t, _PLACE_INTROS) for t in (new, old)}) \
+                and len(nowhere) == 2:
+            return out("different", f"no place or workplace: {', '.join(sorted(w for w in nowhere if w))}")
+        if worked_for(new, old) and not (n.update or n.switch or n.ended):
+            return out("different", "where one works beside whom one works for", certain=False)
         # One single-value slot said again through the same or another verb or noun ("drives a Skoda" / "his car is
         # a Kia", "habite à Nantes" / "l'appart d'Aurélie est à Rennes"), read whole (store/_slot_aliases.py).
         # Below the candidate floor only when both name the same owner.
@@ -246,11 +258,19 @@ class DedupPolicy:
             return out("correction", "same statement, opposite polarity")
         if one_more(new, old):  # "a second recital is April 12" beside "the recital is on the 2nd of April"
             return out("different", "new speaks of one more", certain=False)
+        if not old_only and n.past != o.past and not n.ended and (n.when or o.when):
+            return out("different", "a past fact beside a present one")  # "was on May 4 last year" / "is on May 4"
         if not old_only:
             if all(t[0] == "<" for t in new_only):  # e.g. "est infirmière" -> "travaille comme infirmière"
                 return out("duplicate", "same content words")
             return out("refinement", f"adds {', '.join(sorted(new_only))}")
+        # "a long wool coat" / "a short wool coat": one content word for another, all else said alike.
+        swapped = one_word_swap(new, old)
+        if swapped and not (_stem(swapped[0]) in old_only and _stem(swapped[1]) in new_only):
+            swapped = None  # a verb read as a slot ("prefers" / "likes"), an accent ("Mickael" / "Mickaël")
         if not new_only:
+            if swapped:
+                return out("different", f"one word for another: {' -> '.join(swapped)}", certain=False)
             return out("duplicate", "new says less than old")
 
         # When the change happened ("last spring", "le mois dernier") is not the new value.
@@ -347,8 +367,9 @@ class DedupPolicy:
             return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.
         hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"
+        hard = hard or kind_swap(old_only, new_only, _stem)  # "a red Skoda" / "a blue Skoda", "euros" / "dollars"
         small = all(len(d) <= 1 + len(t) // 4 for d, t in ((old_only, o.tokens), (new_only, n.tokens)))
-        if cosine >= self.duplicate_cosine and small and not hard:
+        if cosine >= self.duplicate_cosine and small and not hard and not swapped:
             return out("duplicate", "paraphrase: few swapped words, high cosine", certain=False)
         return out("different", f"new facts: {', '.join(sorted(new_only))}", certain=False)
 

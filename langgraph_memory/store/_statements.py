@@ -120,6 +120,7 @@ _CHANGING = _plain("moved relocated demenage demenagee installe installee emmena
 _TITLES = _plain("dr mr mrs ms docteur maitre mme madame monsieur")
 # A past fact is another fact than a present one ("worked at Canon" / "works at Nikon", "a habité à Metz"):
 # past forms of the residence and job verbs, "used to", and a past copula.
+_OWNERS = _plain("my his her our their your mon ma mes son sa ses ton ta tes notre nos votre vos leur leurs")
 _PAST_EN = _plain("lived worked resided was were")
 _PAST_FR = _plain("habitait vivait travaillait bossait etait habitaient vivaient travaillaient")
 _PARTICIPLES = _plain("habite vecu travaille bosse")  # after "a" / "avait": "a habité", "avait vécu"
@@ -247,6 +248,9 @@ def _parse(text: str) -> _Parsed:
     # "Omar's brother", "le frère de Paul", "Eli has a son named Max" -- but not "une fille de 8 ans".
     kin = {s for i, s in enumerate(stems) if s in _KIN | _SPOUSES and (
         (i >= 2 and stems[i - 1] == "s")
+        # Another owner inside the head: "my son's school" is not "my school" (but "Marie's" is a name).
+        or (stems[i + 1: i + 2] == ["s"] and raw[i][:1].islower())
+        or (i >= 2 and plain[i - 2] in ("de", "d", "of") and plain[i - 1] in _OWNERS)  # "la voiture de mon frère"
         or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
         or (i >= 3 and plain[i - 1] in ("new", "nouveau", "nouvelle") and plain[i - 2] in ("a", "un", "une")
             and plain[i - 3] in ("has", "have", "had", "a"))
