@@ -380,7 +380,7 @@ class Snapshot:
                 # above it are sure to hold the list's best.
                 above = scores > cut
                 rows, scores = rows[above], scores[above]
-                if len(rows) < min(query.limit, query.exact_limit or query.limit):
+                if len(rows) < settled_limit(query):
                     return None
             return self._best(query, rows, scores, None)
         if isinstance(query, DenseQuery):
@@ -405,7 +405,7 @@ class Snapshot:
               min_score: float | None) -> list[Hit]:
         """The best ``query.limit`` of ``rows`` (``query.exact_limit``, when set: ties are
         settled here), equal scores by ascending id (rows are in id order)."""
-        limit = query.limit if query.exact_limit is None else min(query.limit, query.exact_limit)
+        limit = settled_limit(query)
         if min_score is not None:
             enough = scores >= min_score
             rows, scores = rows[enough], scores[enough]
@@ -415,10 +415,19 @@ class Snapshot:
             enough = scores >= cut
             rows, scores = rows[enough], scores[enough]
         order = np.argsort(-scores, kind="stable")[:limit]
-        best = zip(rows[order].tolist(), scores[order].tolist())
+        return self.hits(query, rows[order].tolist(), scores[order].tolist())
+
+    def hits(self, query: DenseQuery | SparseQuery, rows: list[int], scores: list[float]) -> ExactHits:
+        """``query``'s hits on ``rows``, best first: a list it asked for as it is."""
         if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
-            return ExactHits([Hit(StoredPoint(self.ids[r], {}), score) for r, score in best])
-        return ExactHits([Hit(self._point(r, query.payload, query.with_vectors), score) for r, score in best])
+            return ExactHits([Hit(StoredPoint(self.ids[r], {}), s) for r, s in zip(rows, scores)])
+        return ExactHits([Hit(self._point(r, query.payload, query.with_vectors), s) for r, s in zip(rows, scores)])
+
+
+def settled_limit(query: DenseQuery | SparseQuery) -> int:
+    """How many hits ``query`` gets from a snapshot: its ``exact_limit`` when set (ties are
+    settled here: a caller asking past its cut to see one needs no more), else its limit."""
+    return query.limit if query.exact_limit is None else min(query.limit, query.exact_limit)
 
 
 def _bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:

@@ -3,10 +3,10 @@
 A pre-hook turn asks a small namespace for ~7 ranked lists (dense and BM25, plain,
 tagged with a named subject, within a named time, restricted to given ids), most on the
 same query vector. Answered one by one (:meth:`~._snapshot.Snapshot.answer`), each list
-pays ~10 small numpy calls (~1 µs each on 100 rows) for its cut and order. Here the
-lists of one score vector are cut together: their filters (one mask per distinct filter
-object) and scores make one matrix, one partition finds each list's cut, and one stable
-sort of the few columns that can rank orders every list. The answers are those of
+pays ~10 small numpy calls (~1 µs each on 100 rows) for its cut and order. Here every
+row is sorted once per score vector (stably, so equal scores stay in id order), the
+order is kept for the turn's later rounds, and each list is that order filtered by its
+mask (one per distinct filter object) and cut. The answers are those of
 :meth:`Snapshot.answer`: the best ``limit`` by score, equal scores by ascending id.
 """
 
@@ -16,12 +16,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from langgraph_memory.store.backends._base import DenseQuery, ExactHits, Hit, SparseQuery, StoredPoint
-from langgraph_memory.store.backends._snapshot import _bm25_key, _unit
+from langgraph_memory.store.backends._base import DenseQuery, Hit, SparseQuery
+from langgraph_memory.store.backends._snapshot import _bm25_key, _unit, settled_limit
 
-ONE_PASS_MIN = 1
-"""Lists of one query vector are cut from its shared order from this many (one by one,
-:meth:`Snapshot.answer`, below)."""
 ORDERS_KEPT = 8
 """Orders kept per snapshot (a turn uses one or two query vectors, three with aliases)."""
 
@@ -40,10 +37,7 @@ def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | Spar
             continue
         groups.setdefault(key, []).append((i, q))
     for key, members in groups.items():
-        if len(members) < ONE_PASS_MIN:
-            out.update((i, snapshot.answer(q, masks)) for i, q in members)
-        else:
-            out.update(_group(snapshot, key, members, masks))
+        out.update(_group(snapshot, key, members, masks))
     return out
 
 
@@ -105,10 +99,8 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
             # A nan cosine (a nan in a stored vector) has no place in an order: one by one.
             return {i: snapshot.answer(q, masks) for i, q in members}
     out: dict[int, list[Hit] | None] = {}
-    ids = snapshot.ids
     for i, q in members:
-        # Ties are settled here: a caller asking past its cut to see one needs no more.
-        limit = q.limit if q.exact_limit is None else min(q.limit, q.exact_limit)
+        limit = settled_limit(q)
         keep = _keep(snapshot, q, masks) & valid
         if cut is not None:
             # A row the engine did not return scores at most the cut: only the rows above
@@ -120,9 +112,5 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
         elif not sparse and q.min_score is not None:  # type: ignore[union-attr]
             keep &= scores >= q.min_score  # type: ignore[union-attr]
         rows = order[keep[order]][:limit]
-        best = zip(rows.tolist(), scores[rows].tolist())
-        if q.payload is False and not q.with_vectors:  # a candidate list: ids and scores
-            out[i] = ExactHits([Hit(StoredPoint(ids[r], {}), s) for r, s in best])
-        else:
-            out[i] = ExactHits([Hit(snapshot._point(r, q.payload, q.with_vectors), s) for r, s in best])
+        out[i] = snapshot.hits(q, rows.tolist(), scores[rows].tolist())
     return out
