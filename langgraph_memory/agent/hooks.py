@@ -208,7 +208,7 @@ class MemoryPrehook:
         overrides = ((config or {}).get("configurable") or {}).get("memory_config")
         settings = self.config.override(overrides) if overrides else self.config
         if settings.channel_scope:  # the run's channel, from the runtime only
-            settings = settings.replace(channel=runtime_channel(config, context))
+            settings = settings.replace(channel=scopes.channel)
         return ledger, burst, scopes, settings
 
     def scopes(self, config: RunnableConfig | None, context: Any) -> TurnScopes:
@@ -217,7 +217,7 @@ class MemoryPrehook:
         user = resolve_namespace(self.namespace, config=config, context=context)
         # Checked before anything is read: the recorder stores them beside what is said.
         runtime_thread(config)
-        runtime_channel(config, context)
+        channel = runtime_channel(config, context)
         filled = with_agent_default(config, context, self.default_agent_id, self.agent_ids)
         agent = user if self.agent_namespace is None else resolve_namespace(self.agent_namespace, **filled)
         rooms = rooms_from_runtime(config, context)
@@ -227,7 +227,8 @@ class MemoryPrehook:
             who = run_user(config, context)
             rooms = self.store.visible_rooms(rooms, who, namespace=room_ns)
             room_facts = not self.store.rooms_closed_to(who, namespace=room_ns)
-        return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms, room_facts=room_facts)
+        return TurnScopes(user=user, agent=agent, rooms_namespace=room_ns, rooms=rooms, room_facts=room_facts,
+                          channel=channel)
 
     def _update(
         self, ledger: MemoryLedger, burst: list[BaseMessage], messages: Sequence[BaseMessage],

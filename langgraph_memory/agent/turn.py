@@ -42,6 +42,8 @@ class TurnScopes:
     """Whether the rooms' digested facts are shown: not when a room of the namespace is
     closed to this run's user: a fact's rooms are provenance in its metadata (``rooms``),
     which reads do not filter on."""
+    channel: str | None = None
+    """The run's channel (``runtime_channel``), checked with the rest of the runtime."""
 
     @property
     def shared(self) -> bool:
