@@ -14,7 +14,7 @@ from typing import Sequence
 
 from langgraph_memory.errors import InvalidMemoryError, MemoryScopeError
 from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_text
-from langgraph_memory.store._lines import identifier_fault, with_codes
+from langgraph_memory.store._lines import identifier_fault, is_mark, with_codes
 
 __all__ = ["InvalidIdentityError", "namespace_label", "namespace_value", "shown_label", "shown_namespace"]
 
@@ -103,7 +103,7 @@ def shown_label(label: str) -> str:
     text = str(label)
     # Not NFC ("e" + U+0301): its marks as codes too, or it is drawn as its normal form is.
     marks = "" if unicodedata.is_normalized("NFC", text) else "".join(
-        {c for c in text if unicodedata.category(c).startswith("M")})
+        {c for c in text if is_mark(c)})
     return f"\u2039{with_codes(text, also=_MARKS + marks)}\u203a"
 
 

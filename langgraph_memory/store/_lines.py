@@ -34,6 +34,7 @@ __all__ = [
     "check_identifier",
     "check_name",
     "identifier_fault",
+    "is_mark",
     "one_line",
     "quoted_line",
     "unsafe_characters",
@@ -118,11 +119,16 @@ def identifier_fault(value: str) -> str | None:
     if bad:
         codes = ", ".join(f"U+{ord(c):04X}" for c in list(bad)[:5])
         return f"holds control, line-separator, bidi or invisible characters ({codes})"
-    if value and unicodedata.category(value[0]).startswith("M"):
+    if value and is_mark(value[0]):
         return f"starts with a combining mark (U+{ord(value[0]):04X}), which joins what is shown before it"
     if not unicodedata.is_normalized("NFC", value):
         return "is not in Unicode normal form NFC (a letter written with a separate accent); send its NFC form"
     return None
+
+
+def is_mark(c: str) -> bool:
+    """Whether ``c`` is a combining mark (Unicode category M*): drawn joined to what is shown before it."""
+    return unicodedata.category(c).startswith("M")
 
 
 def _unseen(c: str) -> bool:
@@ -133,7 +139,7 @@ def with_codes(text: str, also: str = "") -> str:
     """``text`` with every character :func:`identifier_fault` refuses, and those of
     ``also``, written as its code (``alice\u200b`` -> ``alice[U+200B]``): how a stored
     name a reader could take for another is shown to people. Never raises."""
-    return "".join(f"[U+{ord(c):04X}]" if _unseen(c) or c in also or (not i and unicodedata.category(c).startswith("M"))
+    return "".join(f"[U+{ord(c):04X}]" if _unseen(c) or c in also or (not i and is_mark(c))
                    else c for i, c in enumerate(text))
 
 

@@ -337,8 +337,8 @@ class Memory:
             "forgotten_reason": self.forgotten_reason,
         }
         payload.update((k, v) for k, v in optional.items() if v is not None)
-        if not engine_exact(payload["metadata"]):
-            payload.update(metadata_fields(payload["metadata"]))
+        # The exact copy only where the engine would not give the metadata back (one walk).
+        payload.update((k, v) for k, v in metadata_fields(self.metadata).items() if v is not None)
         return payload
 
     @classmethod
