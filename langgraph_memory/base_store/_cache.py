@@ -34,7 +34,6 @@ from typing import Any, Callable, Hashable, Sequence
 from langgraph.store.base import Item, SearchOp
 
 from langgraph_memory.base_store._items import is_memory, to_item
-from langgraph_memory.store._checks import engine_exact
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.backends._base import env_count
 
@@ -226,14 +225,13 @@ class ReadCache:
     def keep_written(self, seq: int, logged: int, written: Read) -> None:
         """Hold the items a batch wrote (``None``: deleted), when its ``logged`` writes (each
         logged once; negative: unknown) are the only ones logged since :meth:`mark` returned
-        ``seq``: what it wrote is then what the engine holds. A value the engine stores
-        otherwise (a memory's float, which may come back one unit in the last place off) is
-        left to be read; an item's value is read back exactly (``value_json``)."""
+        ``seq``: what it wrote is then what the engine holds. A memory is left to be read:
+        its value holds floats (its importance), which the engine may give back one unit in
+        the last place off; an item's value is read back exactly (``value_json``)."""
         if logged >= 0:
-            items = {k: to_item(point) for k, (point, _) in written.items() if point is not None}
             self.keep_items(seq + logged, written, {
-                k: item for k, item in items.items()
-                if not is_memory(written[k][0].payload) or engine_exact(item.value)})
+                k: to_item(point) for k, (point, _) in written.items()
+                if point is not None and not is_memory(point.payload)})
 
     # -- search pages ----------------------------------------------------------------------
 
