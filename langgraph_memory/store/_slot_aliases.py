@@ -27,9 +27,8 @@ import re
 from dataclasses import dataclass, replace
 
 from langgraph_memory.store._quantities import canonical as _canonical
-from langgraph_memory.store._slots import _LANGUAGES, accumulates, held_apart
-from langgraph_memory.store._statements import (_KIN, _NEGATION, _PAST_EN, _PAST_FR, _SPOUSES, _TOKEN, _UPDATE, _named,
-                                                _spelled)
+from langgraph_memory.store._slots import _LANGUAGES, _clause, accumulates, held_apart
+from langgraph_memory.store._statements import _KIN, _SPOUSES, _TOKEN, _UPDATE, _named
 from langgraph_memory.store._wordforms import _fold, _plain, _stem
 
 __all__ = ["SlotSaid", "another_item", "one_more", "same_slot", "says_another"]
@@ -148,10 +147,10 @@ class SlotSaid:
 def _words(text: str) -> tuple[list[str], list[str]] | None:
     """The statement's words (written and folded), with change words, "c'" and fillers set aside; ``None`` when it
     is negated or in the past."""
-    raw = _TOKEN.findall(_spelled(re.sub(r"(?<=s)['’](?=\s)", " s", text)))
-    plain = [_fold(w) for w in raw]
-    if not raw or set(plain) & (_NEGATION | _PAST_EN | _PAST_FR):
+    said = _clause(text)
+    if said is None:
         return None
+    raw, plain = said
     keep = [True] * len(raw)
     for size in (2, 3):
         for i in range(len(plain) - size + 1):
