@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, replace
 
 from langgraph_memory.store._quantities import canonical as _canonical
-from langgraph_memory.store._slots import _LANGUAGES, _clause, accumulates, held_apart
+from langgraph_memory.store._slots import _JOINED, _LANGUAGES, _clause, accumulates, held_apart
 from langgraph_memory.store._statements import _KIN, _SPOUSES, _TOKEN, _UPDATE, _named
 from langgraph_memory.store._wordforms import _fold, _plain, _stem
 
@@ -98,7 +98,6 @@ _STREETS = _plain("street st road rd avenue ave lane boulevard bd way drive squa
                   "quai cours")
 _WEEKDAYS = _plain("monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi "
                    "samedi dimanche")
-_JOINED = _plain("and et or ou")
 _NEAR = _plain("near next opposite behind off close beside pres cote face derriere loin proche")
 # Words saying when, or that a change happened, around a statement: "now", "these days", "cette année".
 _WHEN_PAIRS = {("these", "days"), ("this", "year"), ("this", "term"), ("cette", "annee"), ("en", "fait"),
