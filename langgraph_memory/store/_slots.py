@@ -95,6 +95,7 @@ def _slot(token: str | None) -> str | None:
     return _SLOT_OF[token][0] if token in _STATUS else None
 
 
+@lru_cache(maxsize=4096)
 def accumulates(text: str) -> bool:
     """Whether a statement marks a value held beside others ("also", "too", "another", "a second", "aussi",
     "en plus", "l'autre", "as well"): such a statement never replaces one."""
