@@ -61,7 +61,7 @@ _VERBS: dict[tuple[str, str], str] = {
     **{(v, p): "home" for v in ("lives", "live") for p in ("in", "at")},
     **{(v, p): "home" for v in ("habite", "habites", "vit", "vis") for p in ("a", "au", "en")},
     **{(v, p): "employer" for v in ("works", "work") for p in ("at", "for")},
-    **{(v, p): "home" for v in ("resides", "reside", "reside") for p in ("in", "at", "a", "au", "en")},
+    **{(v, p): "home" for v in ("resides", "reside") for p in ("in", "at", "a", "au", "en")},
     **{(v, p): "employer" for v in ("travaille", "travailles", "bosse", "bosses", "taffe") for p in ("chez", "pour")},
     **{(v, p): "employer" for v in ("employed", "employe", "employee") for p in ("at", "by", "chez", "par")},
     **{(v, p): "subject" for v in ("teaches", "teach", "enseigne", "enseignes") for p in ("",)},

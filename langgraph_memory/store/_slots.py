@@ -58,7 +58,7 @@ _SEVERAL = _KIN - _words("mother father mom mum dad mere pere maman papa boss ma
 _VALUES = {"name", "number", "clock", "date", "day"}
 # Languages, and the nationalities said the same way: "French" is where one is from, never a name.
 _LANGUAGES = _plain("latin greek french english german spanish italian chinese mandarin arabic russian japanese "
-                    "portuguese dutch hebrew polish latin grec francais anglais allemand espagnol italien chinois "
+                    "portuguese dutch hebrew polish grec francais anglais allemand espagnol italien chinois "
                     "arabe russe japonais portugais")
 _PLURAL_COPULAS = _plain("are were sont etaient seront")
 # The relations that hold one value at a time: where one lives, where one works, one's name, one's partner.
