@@ -27,9 +27,8 @@ import re
 from dataclasses import dataclass, replace
 
 from langgraph_memory.store._quantities import canonical as _canonical
-from langgraph_memory.store._slots import _LANGUAGES, accumulates, held_apart
-from langgraph_memory.store._statements import (_KIN, _NEGATION, _PAST_EN, _PAST_FR, _SPOUSES, _TOKEN, _UPDATE, _named,
-                                                _spelled)
+from langgraph_memory.store._slots import _JOINED, _LANGUAGES, _clause, accumulates, held_apart
+from langgraph_memory.store._statements import _KIN, _SPOUSES, _TOKEN, _UPDATE, _named
 from langgraph_memory.store._wordforms import _fold, _plain, _stem
 
 __all__ = ["SlotSaid", "another_item", "one_more", "same_slot", "says_another"]
@@ -62,7 +61,7 @@ _VERBS: dict[tuple[str, str], str] = {
     **{(v, p): "home" for v in ("lives", "live") for p in ("in", "at")},
     **{(v, p): "home" for v in ("habite", "habites", "vit", "vis") for p in ("a", "au", "en")},
     **{(v, p): "employer" for v in ("works", "work") for p in ("at", "for")},
-    **{(v, p): "home" for v in ("resides", "reside", "reside") for p in ("in", "at", "a", "au", "en")},
+    **{(v, p): "home" for v in ("resides", "reside") for p in ("in", "at", "a", "au", "en")},
     **{(v, p): "employer" for v in ("travaille", "travailles", "bosse", "bosses", "taffe") for p in ("chez", "pour")},
     **{(v, p): "employer" for v in ("employed", "employe", "employee") for p in ("at", "by", "chez", "par")},
     **{(v, p): "subject" for v in ("teaches", "teach", "enseigne", "enseignes") for p in ("",)},
@@ -99,7 +98,6 @@ _STREETS = _plain("street st road rd avenue ave lane boulevard bd way drive squa
                   "quai cours")
 _WEEKDAYS = _plain("monday tuesday wednesday thursday friday saturday sunday lundi mardi mercredi jeudi vendredi "
                    "samedi dimanche")
-_JOINED = _plain("and et or ou")
 _NEAR = _plain("near next opposite behind off close beside pres cote face derriere loin proche")
 # Words saying when, or that a change happened, around a statement: "now", "these days", "cette année".
 _WHEN_PAIRS = {("these", "days"), ("this", "year"), ("this", "term"), ("cette", "annee"), ("en", "fait"),
@@ -148,10 +146,10 @@ class SlotSaid:
 def _words(text: str) -> tuple[list[str], list[str]] | None:
     """The statement's words (written and folded), with change words, "c'" and fillers set aside; ``None`` when it
     is negated or in the past."""
-    raw = _TOKEN.findall(_spelled(re.sub(r"(?<=s)['’](?=\s)", " s", text)))
-    plain = [_fold(w) for w in raw]
-    if not raw or set(plain) & (_NEGATION | _PAST_EN | _PAST_FR):
+    said = _clause(text)
+    if said is None:
         return None
+    raw, plain = said
     keep = [True] * len(raw)
     for size in (2, 3):
         for i in range(len(plain) - size + 1):

@@ -58,7 +58,7 @@ _SEVERAL = _KIN - _words("mother father mom mum dad mere pere maman papa boss ma
 _VALUES = {"name", "number", "clock", "date", "day"}
 # Languages, and the nationalities said the same way: "French" is where one is from, never a name.
 _LANGUAGES = _plain("latin greek french english german spanish italian chinese mandarin arabic russian japanese "
-                    "portuguese dutch hebrew polish latin grec francais anglais allemand espagnol italien chinois "
+                    "portuguese dutch hebrew polish grec francais anglais allemand espagnol italien chinois "
                     "arabe russe japonais portugais")
 _PLURAL_COPULAS = _plain("are were sont etaient seront")
 # The relations that hold one value at a time: where one lives, where one works, one's name, one's partner.
@@ -95,6 +95,7 @@ def _slot(token: str | None) -> str | None:
     return _SLOT_OF[token][0] if token in _STATUS else None
 
 
+@lru_cache(maxsize=4096)
 def accumulates(text: str) -> bool:
     """Whether a statement marks a value held beside others ("also", "too", "another", "a second", "aussi",
     "en plus", "l'autre", "as well"): such a statement never replaces one."""
@@ -119,15 +120,25 @@ def _kind(raw: str, stem: str, titled: bool) -> str:
     return "name" if titled or _named(raw) else "word"
 
 
+def _clause(text: str) -> tuple[list[str], list[str]] | None:
+    """A statement's words, written and folded ("the kids' lesson": owned, "kids s lesson"); ``None`` when it is
+    negated, in the past or empty."""
+    raw = _TOKEN.findall(_spelled(re.sub(r"(?<=s)['’](?=\s)", " s", text)))
+    plain = [_fold(w) for w in raw]
+    if not raw or set(plain) & (_NEGATION | _PAST_EN | _PAST_FR):
+        return None
+    return raw, plain
+
+
 @lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str] | None:
     """A statement's words normalised for comparing frames (copulas "=", relation words their slot key, articles,
     titles and change words left out), each word's kind of value, its written form, the copulas said, and its
     first word; ``None`` when it is negated, in the past or empty."""
-    raw = _TOKEN.findall(_spelled(re.sub(r"(?<=s)['’](?=\s)", " s", text)))  # "the kids' lesson": owned
-    plain = [_fold(w) for w in raw]
-    if not raw or any(w in _NEGATION for w in plain) or any(w in _PAST_EN | _PAST_FR for w in plain):
+    said = _clause(text)
+    if said is None:
         return None
+    raw, plain = said
     tokens: list[str] = []
     kinds: list[str] = []
     raws: list[str] = []
