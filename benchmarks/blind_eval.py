@@ -1,17 +1,19 @@
 """Issue 25's held-out measurements: dedup and capture on sets nobody tunes on.
 
-    HF_HUB_OFFLINE=1 python benchmarks/blind_eval.py [--round 1|2] [--part dedup|capture|sequences|agents] [-v]
+    HF_HUB_OFFLINE=1 python benchmarks/blind_eval.py [--round 1|2|3] [--part dedup|capture|sequences|agents] [-v]
 
-Two rounds of sets, each written by a helper that wrote no policy code (see
+Three rounds of sets, each written by a helper that wrote no policy code (see
 ``docs/judgement-blind-sets.md``):
 
-- round 2 (the default, the blind one): ``tests/dedup_blind2_pairs.py``,
+- round 3 (blind, dedup pairs only: ``--round 3 --part dedup``): ``tests/dedup_blind3_pairs.py``;
+  it has no capture messages or sequences, so parts (b), (c) and (d) say so and measure nothing;
+- round 2 (the default, blind): ``tests/dedup_blind2_pairs.py``,
   ``tests/data/preference_messages_blind2.jsonl``, ``tests/data/capture_sequences_blind2.jsonl``;
 - round 1 (declassified: the policy helpers tune on it from round 2 on, its figures are history):
   ``tests/dedup_blind_pairs.py``, ``tests/data/preference_messages_blind.jsonl``,
   ``tests/data/capture_sequences_blind.jsonl``.
 
-Both rounds print the same parts in the same form. Read the figures, never the misses: ``-v``
+Every round prints the same parts in the same form. Read the figures, never the misses: ``-v``
 lists the failing items, and a pair or message that informed a fix is no longer blind (move it to
 a tuning set and say so).
 
@@ -70,7 +72,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from benchmarks.dedup_pairs import pair_cosines, report  # noqa: E402
 from benchmarks.preference_eval import evaluate, load  # noqa: E402
-from tests import dedup_blind2_pairs, dedup_blind_pairs  # noqa: E402
+from tests import dedup_blind2_pairs, dedup_blind3_pairs, dedup_blind_pairs  # noqa: E402
 from tests.dedup_blind_pairs import BlindPair  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
@@ -78,12 +80,13 @@ DATA = ROOT / "tests" / "data"
 
 @dataclass(frozen=True)
 class BlindRound:
-    """One round of held-out sets: dedup pairs, capture messages, capture sequences."""
+    """One round of held-out sets: dedup pairs, capture messages, capture sequences (None: the
+    round has no such set)."""
 
     number: int
     pairs: list[BlindPair]
-    messages: Path
-    sequences: Path
+    messages: Path | None
+    sequences: Path | None
 
 
 ROUNDS = {
@@ -91,6 +94,7 @@ ROUNDS = {
                   DATA / "capture_sequences_blind.jsonl"),
     2: BlindRound(2, dedup_blind2_pairs.PAIRS, DATA / "preference_messages_blind2.jsonl",
                   DATA / "capture_sequences_blind2.jsonl"),
+    3: BlindRound(3, dedup_blind3_pairs.PAIRS, None, None),
 }
 NOW = datetime(2026, 11, 23, tzinfo=timezone.utc)
 TYPES = ("preference", "intent", "constraint")
@@ -103,6 +107,13 @@ def open_store(directory: str) -> Any:
     from langgraph_memory import MemoryStore, offline_embeddings
 
     return MemoryStore.open(Path(directory) / "store", embeddings=offline_embeddings())
+
+
+def without_set(blind: BlindRound, part: str, path: Path | None, what: str) -> bool:
+    """True (after saying so) when ``blind`` has no ``what`` set for ``part``: nothing to measure."""
+    if path is None:
+        print(f"{part}: round {blind.number} has no {what} (dedup pairs only); nothing measured")
+    return path is None
 
 
 def merges_line(name: str, pairs: list[BlindPair], decisions: list[str]) -> str:
@@ -200,6 +211,8 @@ def ratio(num: int, den: int) -> str:
 
 
 def capture_part(blind: BlindRound, verbose: bool) -> None:
+    if without_set(blind, "(b) capture", blind.messages, "capture messages"):
+        return
     from langgraph_memory import PreferenceCapture
 
     rows = load(blind.messages)
@@ -278,6 +291,8 @@ def print_sequence_misses(tag: str, rows: list[dict[str, Any]], outcomes: list[l
 
 
 def sequences_part(blind: BlindRound, verbose: bool) -> None:
+    if without_set(blind, "(c) sequences", blind.sequences, "capture sequences"):
+        return
     from langgraph_memory import PreferenceCapture
 
     rows = load(blind.sequences)
@@ -330,6 +345,8 @@ def build_agent(path: str, store: Any, model: Any) -> Any:
 
 
 def agents_part(blind: BlindRound, verbose: bool) -> None:
+    if without_set(blind, "(d) agents", blind.sequences, "capture sequences"):
+        return
     from langchain_core.messages import AIMessage, HumanMessage
 
     from langgraph_memory.testing import ScriptedChatModel
@@ -370,7 +387,8 @@ PARTS = {"dedup": dedup_part, "capture": capture_part, "sequences": sequences_pa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=2,
-                        help="which sets: 2 (default, the blind one) or 1 (declassified, tuned on from round 2 on)")
+                        help="which sets: 2 (default, blind), 3 (blind, dedup pairs only) or 1 (declassified, "
+                             "tuned on from round 2 on)")
     parser.add_argument("--part", choices=sorted(PARTS), action="append", help="run only this part (repeatable)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list the failing items (reading them unblinds them)")
     args = parser.parse_args()

@@ -1,9 +1,10 @@
-"""The issue-25 held-out sets load, are well formed, and round 2 stays out of every other set.
+"""The issue-25 held-out sets load, are well formed, and rounds 2 and 3 stay out of every other set.
 
 Round 1 (``tests/dedup_blind_pairs.py``, ``*_blind.jsonl``) is declassified: the policy helpers tune
 on it from round 2 on, so only its shape is checked here. Round 2 (``tests/dedup_blind2_pairs.py``,
-``*_blind2.jsonl``) is the blind one: no sentence of it may appear, after normalisation, in the
-tuning sets, in round 1, or as a string anywhere else in ``tests/`` and ``benchmarks/``.
+``*_blind2.jsonl``) and round 3 (``tests/dedup_blind3_pairs.py``, dedup pairs only) are blind: no
+sentence of them may appear, after normalisation, in the tuning sets, in an earlier round, or as a
+string anywhere else in ``tests/`` and ``benchmarks/``.
 
 No figure of the policies is asserted here: the sets only measure (``benchmarks/blind_eval.py``).
 """
@@ -28,8 +29,10 @@ TESTS = Path(__file__).parent
 DATA = TESTS / "data"
 ROUND_2_FILES = {"dedup_blind2_pairs.py", "preference_messages_blind2.jsonl", "capture_sequences_blind2.jsonl",
                  Path(__file__).name}
-# Round 2's minimum sizes (round 1 keeps the sizes it was written with).
-MIN_SIZES = {1: (70, 80, 30), 2: (100, 90, 30)}
+ROUND_3_FILES = {"dedup_blind3_pairs.py", Path(__file__).name}
+# Minimum sizes (pairs, messages, sequences) each round was written with; round 3 has pairs only.
+MIN_SIZES = {1: (70, 80, 30), 2: (100, 90, 30), 3: (96, 0, 0)}
+CAPTURE_ROUNDS = sorted(n for n, blind in ROUNDS.items() if blind.messages and blind.sequences)
 
 
 def rows(path: Path) -> list[dict]:
@@ -50,16 +53,17 @@ def round_2_sentences() -> set[str]:
     return texts
 
 
-def strings_elsewhere() -> set[str]:
-    """Every sentence-like string outside round 2: the tuning pairs, every other data set (tuning sets
-    and round 1), and every string literal in the other modules of tests/ and benchmarks/."""
+def strings_elsewhere(own_files: set[str]) -> set[str]:
+    """Every sentence-like string outside one round's ``own_files``: the tuning pairs, every other data
+    set (tuning sets and the other rounds), and every string literal in the other modules of tests/
+    and benchmarks/."""
     found = {t for p in TUNING_PAIRS for t in (p.old, p.new)}
     for path in DATA.glob("*.jsonl"):
-        if path.name not in ROUND_2_FILES:
+        if path.name not in own_files:
             found |= {v for row in rows(path) for v in row.values() if isinstance(v, str)}
     for folder in (TESTS, TESTS.parent / "benchmarks"):
         for path in folder.rglob("*.py"):
-            if path.name not in ROUND_2_FILES:
+            if path.name not in own_files:
                 tree = ast.parse(path.read_text(encoding="utf-8"))
                 found |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     return found
@@ -88,7 +92,28 @@ def test_round_2_pairs_are_balanced_within_each_language():
         assert {p.expected for p in mine} == set(LABELS)
 
 
-@pytest.mark.parametrize("number", sorted(ROUNDS))
+def test_round_3_pairs_have_the_written_composition():
+    pairs = ROUNDS[3].pairs
+    assert len(pairs) == 96
+    assert sum(p.conversational for p in pairs) >= 70
+    for lang in ("en", "fr"):
+        labels = Counter(p.expected for p in pairs if p.lang == lang)
+        assert sum(labels.values()) == 48
+        assert labels["different"] == 24  # half merges, half hard negatives, in each language
+        assert labels["correction"] >= 12 and labels["duplicate"] >= 8 and labels["refinement"] >= 1
+        assert sum(p.conversational for p in pairs if p.lang == lang) >= 35
+        # written pairs in both halves, for merges and for negatives
+        assert {(p.expected == "different") for p in pairs if p.lang == lang and not p.conversational} == {True, False}
+
+
+def test_round_3_sentences_are_unique_within_the_round():
+    news = [normalised(p.new) for p in ROUNDS[3].pairs]
+    assert len(set(news)) == len(news)
+    olds = {normalised(p.old) for p in ROUNDS[3].pairs}
+    assert not olds & set(news)
+
+
+@pytest.mark.parametrize("number", CAPTURE_ROUNDS)
 def test_preference_blind_messages_are_labelled(number):
     messages = rows(ROUNDS[number].messages)
     assert len(messages) >= MIN_SIZES[number][1]
@@ -103,7 +128,7 @@ def test_preference_blind_messages_are_labelled(number):
     assert len(Counter((m["lang"], m["label"]) for m in messages)) == 8
 
 
-@pytest.mark.parametrize("number", sorted(ROUNDS))
+@pytest.mark.parametrize("number", CAPTURE_ROUNDS)
 def test_capture_sequences_are_labelled(number):
     sequences = rows(ROUNDS[number].sequences)
     assert len(sequences) >= MIN_SIZES[number][2]
@@ -124,8 +149,18 @@ def test_round_2_sentences_are_unique_within_the_round():
 
 def test_no_round_2_sentence_is_anywhere_else():
     blind = {normalised(t) for t in round_2_sentences()}
-    elsewhere = {normalised(t) for t in strings_elsewhere()}
+    elsewhere = {normalised(t) for t in strings_elsewhere(ROUND_2_FILES)}
     assert len(blind) > 300  # the sets were read, and the comparison is not vacuous
+    assert not blind & elsewhere
+
+
+def test_no_round_3_sentence_is_anywhere_else():
+    blind = {normalised(t) for p in ROUNDS[3].pairs for t in (p.old, p.new)}
+    elsewhere = {normalised(t) for t in strings_elsewhere(ROUND_3_FILES)}
+    # rounds 1 and 2 are in the comparison: their pair modules are string literals of tests/
+    assert {normalised(p.new) for p in ROUNDS[2].pairs} <= elsewhere
+    assert {normalised(p.old) for p in ROUNDS[1].pairs} <= elsewhere
+    assert len(blind) > 180  # the set was read, and the comparison is not vacuous
     assert not blind & elsewhere
 
 
@@ -137,6 +172,7 @@ def test_normalised_folds_form_only():
 def test_rounds_are_distinct_files():
     assert ROUNDS[1].messages != ROUNDS[2].messages and ROUNDS[1].sequences != ROUNDS[2].sequences
     assert not {(p.old, p.new) for p in ROUNDS[1].pairs} & {(p.old, p.new) for p in ROUNDS[2].pairs}
+    assert ROUNDS[3].messages is None and ROUNDS[3].sequences is None  # round 3 is dedup pairs only
 
 
 @pytest.mark.parametrize(("captured", "expected", "right"), [
