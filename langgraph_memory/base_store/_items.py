@@ -26,7 +26,8 @@ from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._checks import (
-    MAX_NAMESPACE_PART_CHARS, MAX_NAMESPACE_PARTS, TIME_MIN, check_json_depth, check_minutes, engine_exact, stored_time,
+    MAX_NAMESPACE_PART_CHARS, MAX_NAMESPACE_PARTS, TIME_MIN, check_json_depth, check_minutes, engine_exact, stored_object,
+    stored_time,
 )
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.records import Memory, namespace_from_key, namespace_key
@@ -213,8 +214,8 @@ def item_value(point: StoredPoint) -> dict[str, Any]:
     p = point.payload
     if is_memory(p):
         return memory_value(Memory.from_payload(point.id, p))
-    exact = p.get("value_json")  # written beside a value the engine would not give back as it is
-    return json.loads(exact) if type(exact) is str else dict(p.get("value") or {})
+    # value_json: written beside a value the engine would not give back as it is.
+    return stored_object(p.get("value_json"), p.get("value"))
 
 
 def to_item(point: StoredPoint, cls: type[Item] = Item, **extra: Any) -> Item:
