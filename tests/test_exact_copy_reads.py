@@ -15,24 +15,12 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 
 from langgraph_memory import MemoryStore
 from langgraph_memory.base_store._items import item_point_id
+from test_store_api_attacks import memory_store  # noqa: F401  (fixture: both engines)
 
 NS = ("memories", "alice")
 THIRD = 0.1 / 3
 BROKEN = ["{not json", "[1, 2]", "null", '"text"', "5", '{"a": NaN}', '{"a": Infinity}', "[" * 100_000,
           5, ["x"], {"a": 1}, True]
-
-
-@pytest.fixture(params=["edge", "qdrant"])
-def memory_store(request, tmp_path):
-    from qdrant_client import QdrantClient
-
-    embeddings = DeterministicFakeEmbedding(size=16)
-    if request.param == "edge":
-        store = MemoryStore.open(tmp_path / "store", embeddings=embeddings)
-    else:
-        store = MemoryStore(client=QdrantClient(":memory:"), embeddings=embeddings)
-    yield store
-    store.close()
 
 
 def _engine_close(metadata: dict, expected: dict) -> bool:
