@@ -51,6 +51,47 @@ def test_members_are_stored_read_back_and_reopened(make_store, tmp_path):
     assert store.room_members("team", namespace=ROOMS) is None
 
 
+@pytest.mark.parametrize("member", ["alice\u200b", "\u3164", "ali\u115fce", "al\u034fice", "e\u0301ve", "\u0301eve",
+                                    " alice", "alice ", "ali\u00a0ce", "\u202eecila", "alice\ufeff"])
+def test_members_that_look_like_another_identity_are_refused(store, member):
+    # Room membership is compared exactly with the authenticated identity: a member list
+    # holding "alice" + U+200B reads as alice to an admin but grants someone else.
+    store.set_room_members("team", ["alice"], namespace=ROOMS)
+    with pytest.raises(InvalidMemoryError) as refused:
+        store.set_room_members("team", ["bob", member], namespace=ROOMS)
+    assert refused.value.field == "users"
+    assert store.room_members("team", namespace=ROOMS) == frozenset({"alice"})
+
+
+def test_members_keep_legitimate_unicode(store):
+    members = ["élodie", "李雷", "zoë@example.com", "ana-maría", "🦊\ufe0f"]
+    store.set_room_members("team", members, namespace=ROOMS)
+    assert store.room_members("team", namespace=ROOMS) == frozenset(members)
+
+
+def test_an_imported_member_list_holding_a_look_alike_is_refused_and_stores_nothing(make_store, tmp_path):
+    import io
+    import json
+
+    from langgraph_memory.store._transfer import ImportFormatError, export_jsonl, import_jsonl
+
+    source = make_store(tmp_path / "s")
+    source.set_room_members("team", ["alice"], namespace=ROOMS)
+    out = io.StringIO()
+    export_jsonl(source, out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    for line in lines:
+        if "room_members" in line:
+            line["room_members"]["members"] = ["alice\u3164"]  # a Hangul filler: printable, unseen
+    path = tmp_path / "export.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    target = make_store(tmp_path / "t")
+    with pytest.raises(ImportFormatError) as refused:
+        import_jsonl(target, path)
+    assert "U+3164" in str(refused.value)
+    assert target.room_members("team", namespace=ROOMS) is None
+
+
 @pytest.mark.parametrize("backend", ["edge"])
 def test_members_survive_a_restart(make_store, tmp_path):
     store = make_store(tmp_path / "s")

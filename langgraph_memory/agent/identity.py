@@ -84,7 +84,8 @@ def with_agent_default(
     agent_ids: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """``config`` and ``context`` for :func:`resolve_namespace`, with ``agent_id`` filled
-    with ``default_agent_id`` when neither names one.
+    with ``default_agent_id`` when neither names one, and ``trusted=("agent_id",)``: the
+    value is checked here, so a server run may use it.
 
     A run that names one (context first, then ``configurable``, as the namespace reads it)
     must name ``default_agent_id`` or one of ``agent_ids``; with ``agent_ids=None`` that
@@ -108,7 +109,9 @@ def with_agent_default(
                 f"agent_id {str(given)[:80]!r} is not an agent of this app (allowed: {sorted(allowed)}); "
                 "the app pins its agents with default_agent_id= and agent_ids= when it builds the graph"
             )
-    return {"config": {**(config or {}), "configurable": configurable}, "context": context}
+    # The agent id is one the app allows (or the app's own code's): resolve_namespace may use it
+    # on a server too, above the user's namespace.
+    return {"config": {**(config or {}), "configurable": configurable}, "context": context, "trusted": ("agent_id",)}
 
 
 def authenticated_identity(config: RunnableConfig | None) -> str | None:

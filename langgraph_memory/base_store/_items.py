@@ -26,8 +26,10 @@ from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._checks import (
-    MAX_NAMESPACE_PART_CHARS, MAX_NAMESPACE_PARTS, TIME_MIN, check_json_depth, check_minutes, engine_exact, stored_time,
+    MAX_NAMESPACE_PART_CHARS, MAX_NAMESPACE_PARTS, TIME_MIN, check_json_depth, check_minutes, engine_exact, stored_object,
+    stored_time,
 )
+from langgraph_memory.store._labels import identity_fault
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.records import Memory, namespace_from_key, namespace_key
 
@@ -82,8 +84,10 @@ def check_namespace(namespace: Any, *, allow_empty: bool = False) -> tuple[str, 
 
 
 def check_written_namespace(namespace: Any) -> tuple[str, ...]:
-    """The namespace of an item being written: checked as :func:`check_namespace`, and
-    bounded as a memory's (at most 16 labels of at most 256 characters). Each item stores
+    """The namespace of an item being written: checked as :func:`check_namespace`, bounded
+    as a memory's (at most 16 labels of at most 256 characters), and each label checked as
+    an identity is (:func:`~langgraph_memory.store._labels.identity_fault`: no invisible,
+    format, bidi or odd space characters, no spaces around, NFC). Each item stores
     the keys of all its namespace's prefixes, so its size grows with the square of the
     namespace's: 10 writes of a 15 KB request naming 3,000 labels took 180 MiB of disk.
     Reads and deletes take any namespace, so items stored before the bound stay reachable."""
@@ -95,6 +99,11 @@ def check_written_namespace(namespace: Any) -> tuple[str, ...]:
         if len(label) > MAX_NAMESPACE_PART_CHARS:
             raise InvalidItemNamespaceError(
                 f"Namespace label {label[:40]!r}... has {len(label)} characters; the limit is {MAX_NAMESPACE_PART_CHARS}.")
+        # A client names its own sub-namespaces: none may look like another (an admin, the
+        # browser and the CLI would show "notes" and "notes" + U+200B alike), as identities.
+        fault = identity_fault(label)
+        if fault:
+            raise InvalidItemNamespaceError(f"Namespace label {ascii(label[:40])} {fault}.")
     return namespace
 
 
@@ -213,8 +222,8 @@ def item_value(point: StoredPoint) -> dict[str, Any]:
     p = point.payload
     if is_memory(p):
         return memory_value(Memory.from_payload(point.id, p))
-    exact = p.get("value_json")  # written beside a value the engine would not give back as it is
-    return json.loads(exact) if type(exact) is str else dict(p.get("value") or {})
+    # value_json: written beside a value the engine would not give back as it is.
+    return stored_object(p.get("value_json"), p.get("value"))
 
 
 def to_item(point: StoredPoint, cls: type[Item] = Item, **extra: Any) -> Item:

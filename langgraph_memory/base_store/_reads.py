@@ -89,13 +89,22 @@ class FieldIndexes:
             return self._known[path] == kind
 
 
+MAX_PAGE = 2**53 - 1
+"""The largest ``limit`` or ``offset`` a read takes: a server's store API passes any integer
+on, and the engine cannot hold a page end past 64 bits (``OverflowError``)."""
+
+
+def _check_page(op: SearchOp | ListNamespacesOp) -> None:
+    for name in ("limit", "offset"):
+        value = getattr(op, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PAGE:
+            raise InvalidMemoryError(name, f"expected an integer from 0 to {MAX_PAGE}, got {value!r}"[:200])
+
+
 def check_search(op: SearchOp) -> None:
     check_namespace(op.namespace_prefix, allow_empty=True)
     check_filter(op.filter)
-    for name in ("limit", "offset"):
-        value = getattr(op, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InvalidMemoryError(name, f"expected a non-negative integer, got {value!r}")
+    _check_page(op)
     if op.query is not None and not isinstance(op.query, str):
         raise InvalidMemoryError("query", f"expected a string, got {type(op.query).__name__}")
     if op.query is not None:
@@ -111,10 +120,7 @@ def check_list(op: ListNamespacesOp) -> None:
         if condition.match_type not in ("prefix", "suffix"):
             raise InvalidMemoryError("match_type", f"expected prefix or suffix, got {condition.match_type!r}")
         check_namespace(condition_path(condition), allow_empty=True)
-    for name in ("limit", "offset"):
-        value = getattr(op, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InvalidMemoryError(name, f"expected a non-negative integer, got {value!r}")
+    _check_page(op)
     if op.max_depth is not None and (not isinstance(op.max_depth, int) or op.max_depth < 1):
         raise InvalidMemoryError("max_depth", f"expected a positive integer, got {op.max_depth!r}")
 

@@ -171,6 +171,38 @@ def check_json_depth(field: str, value: Any, limit: int = MAX_JSON_DEPTH) -> Any
     raise InvalidMemoryError(field, f"nests deeper than {limit} levels of objects and lists")
 
 
+def stored_object(exact: Any, engine_copy: Any) -> dict[str, Any]:
+    """A JSON object read back from storage, never an error: the exact copy (``value_json``,
+    ``metadata_json``: JSON text written beside a value holding floats, see
+    :func:`engine_exact`) when :func:`exact_object` reads one in it, else the engine's copy
+    (within a last unit of each float), else ``{}``.
+
+    The copy is a payload field like any other: a record written by hand, by an older or
+    foreign writer, or damaged, may hold anything there. One such record must not fail
+    every listing, search, export or page that meets it; it reads as its engine copy."""
+    value = exact_object(exact)
+    if value is not None:
+        return value
+    return dict(engine_copy) if isinstance(engine_copy, Mapping) else {}
+
+
+def exact_object(exact: Any) -> dict[str, Any] | None:
+    """The JSON object an exact copy holds, or ``None`` when it holds none: not text, not
+    JSON, not an object, ``NaN``/``Infinity`` (no plain JSON holds them), or nesting
+    deeper than the parser follows."""
+    if type(exact) is not str:
+        return None
+    try:
+        value = json.loads(exact, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    return value if type(value) is dict else None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON data")  # NaN, Infinity: no plain JSON holds them
+
+
 def engine_exact(value: Any) -> bool:
     """Whether Qdrant Edge gives ``value`` back as it is: an integer outside 64 bits comes
     back a float, and a float may come back one unit in the last place off (its JSON parser;

@@ -16,7 +16,7 @@ from langgraph_memory.errors import InvalidMemoryError, MemoryScopeError
 from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_text
 from langgraph_memory.store._lines import identifier_fault, is_mark, with_codes
 
-__all__ = ["InvalidIdentityError", "namespace_label", "namespace_value", "shown_label", "shown_namespace"]
+__all__ = ["InvalidIdentityError", "identity_fault", "namespace_label", "namespace_value", "shown_label", "shown_namespace"]
 
 
 class InvalidIdentityError(MemoryScopeError):
@@ -25,6 +25,13 @@ class InvalidIdentityError(MemoryScopeError):
     control characters or a lone surrogate, longer than a label may be once escaped, or
     one a reader could take for another (invisible, bidi or line-separator characters,
     spaces around it, not in Unicode NFC). Nothing is read or stored."""
+
+
+def identity_fault(value: str) -> str | None:
+    """Why ``value`` cannot be an identity (a user or agent id, a member of a room), or
+    ``None`` when it can: :func:`~langgraph_memory.store._lines.identifier_fault`, and no
+    spaces around it (``"alice "`` would read as ``"alice"``)."""
+    return identifier_fault(value) or ("starts or ends with a space" if value != value.strip() else None)
 
 
 def namespace_label(value: str) -> str:
@@ -52,7 +59,7 @@ def namespace_label(value: str) -> str:
     """
     if not isinstance(value, str):
         raise InvalidIdentityError(f"a namespace value must be a string, got {type(value).__name__}")
-    fault = identifier_fault(value) or ("starts or ends with a space" if value != value.strip() else None)
+    fault = identity_fault(value)
     if fault:
         raise InvalidIdentityError(f"{ascii(value[:80])} cannot name a memory namespace: it {fault}")
     label = value.replace("%", "%25").replace(".", "%2E") if ("%" in value or "." in value) else value

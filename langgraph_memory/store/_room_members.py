@@ -13,6 +13,7 @@ import uuid
 from typing import Any, Iterable, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._labels import identity_fault
 from langgraph_memory.store._rooms import MAX_NAME_CHARS, _name, check_room_count, room_name
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
@@ -33,7 +34,10 @@ def _record_id(namespace: Namespace, room: str) -> str:
 
 
 def check_members(users: Any) -> frozenset[str]:
-    """A member list: identities as the server authenticates them, compared exactly."""
+    """A member list: identities as the server authenticates them, compared exactly, so
+    checked as identities are (:func:`~langgraph_memory.store._labels.identity_fault`): a
+    member an admin could take for another (``alice`` + U+200B, a Hangul filler, ``é`` not
+    in NFC, spaces around) is refused, never normalised into someone else."""
     if isinstance(users, (str, bytes)) or not isinstance(users, Iterable):
         raise InvalidMemoryError("users", "expected a list of user identities (or None for an open room)")
     members = []
@@ -42,6 +46,9 @@ def check_members(users: Any) -> frozenset[str]:
             raise InvalidMemoryError("users", f"every member must be a non-empty string, got {user!r}"[:200])
         if len(user) > MAX_NAME_CHARS or not user.isprintable():
             raise InvalidMemoryError("users", f"a member is at most {MAX_NAME_CHARS} printable characters")
+        fault = identity_fault(user)
+        if fault:
+            raise InvalidMemoryError("users", f"member {ascii(user[:80])} {fault}")
         members.append(user)
         if len(members) > MAX_MEMBERS:
             raise InvalidMemoryError("users", f"at most {MAX_MEMBERS} members")

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
+from langgraph_memory.store._checks import exact_object
 from langgraph_memory.store._writing import OPTIMIZE_AFTER
 from langgraph_memory.store.backends import SCHEMA_VERSION, StoredPoint
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
@@ -135,7 +136,12 @@ def export_jsonl(
         sparse = None
         if point.sparse is not None:
             sparse = {"indices": list(point.sparse[0]), "values": list(point.sparse[1])}
-        out.write(_dumps({"id": point.id, "payload": point.payload, "dense": point.dense, "sparse": sparse}) + "\n")
+        payload = point.payload
+        if payload.get("metadata_json") is not None and exact_object(payload["metadata_json"]) is None:
+            # A damaged exact copy, which every read skips for the engine's: exported as none,
+            # so the file imports (import refuses a copy it cannot read).
+            payload = {**payload, "metadata_json": None}
+        out.write(_dumps({"id": point.id, "payload": payload, "dense": point.dense, "sparse": sparse}) + "\n")
         summary.records += 1
         summary.live += point.payload.get("status") == "live"
         summary.namespaces.add(point.payload.get("namespace", ""))

@@ -23,6 +23,7 @@ from langgraph_memory.store._checks import (
     check_number,
     check_text,
     engine_exact,
+    stored_object,
     stored_time,
 )
 from langgraph_memory.store._durations import duration_seconds
@@ -385,8 +386,7 @@ def metadata_fields(metadata: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _metadata(payload: Mapping[str, Any]) -> dict[str, Any]:
-    exact = payload.get("metadata_json")
-    return json.loads(exact) if type(exact) is str else dict(payload.get("metadata") or {})
+    return stored_object(payload.get("metadata_json"), payload.get("metadata"))
 
 
 def new_memory(
