@@ -6,7 +6,6 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Callable, Union
 
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, Where
@@ -18,7 +17,7 @@ from langgraph_memory.store._fusion import (
     time_windows,
     weighted_fusion,
 )
-from langgraph_memory.store._reads import Plan, QueryVectors, ranked
+from langgraph_memory.store._reads import Plan, QueryVectors, evolve, ranked
 from langgraph_memory.store.records import utcnow
 from langgraph_memory.store.vitality import ranking_prior
 
@@ -67,7 +66,7 @@ def hybrid_plan(
     terms = set(query_terms(vectors.text)) if where.subjects is None else set()
     windows = time_windows(vectors.text, now=utcnow()) if not where.any_of else []
     if terms:
-        tagged = dataclasses.replace(where, subjects=tuple(terms))
+        tagged = evolve(where, subjects=tuple(terms))
         # Aliases hold whatever else the search filters on (kind, time, importance).
         identities = Where(
             namespace=where.namespace, alive_at=where.alive_at, memory_types=("identity",),
@@ -81,7 +80,7 @@ def hybrid_plan(
     spans = [(a.timestamp(), b.timestamp()) for a, b in windows]
     timed_any = tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
     if spans:
-        timed = dataclasses.replace(where, any_of=timed_any)
+        timed = evolve(where, any_of=timed_any)
         queries += [
             DenseQuery(vectors.dense, timed, extra, payload=False),
             SparseQuery(*vectors.sparse, timed, extra, payload=False),
@@ -104,7 +103,7 @@ def hybrid_plan(
             expanded = sparse_embeddings.embed_query(f"{vectors.text} {names}")
             indices, values = list(expanded.indices), list(expanded.values)
             sparse_query = (indices, values)
-            alias_where = dataclasses.replace(where, subjects=tuple(sorted(terms)))
+            alias_where = evolve(where, subjects=tuple(sorted(terms)))
             more = yield from ranked([
                 SparseQuery(indices, values, where, pool, payload=False),
                 DenseQuery(vectors.dense, alias_where, extra, payload=False),
@@ -134,7 +133,7 @@ def hybrid_plan(
         i = f.hit.point.id
         (need if wants(f, i in tagged_ids or i in timely_ids) else rest).append(i)
     # The caller's filter again: a memory superseded or expired since the first round stays out.
-    fetched = yield [FetchQuery(dataclasses.replace(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
+    fetched = yield [FetchQuery(evolve(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
                      for ids, vectors_too in ((need, True), (rest, False)) if ids]
     by_id = {h.point.id: h.point for points in fetched for h in points}
     out: list[tuple[Fused, tuple[str, ...]]] = []
@@ -169,10 +168,10 @@ def _complete(
     queries: list[Query] = []
     if need_dense:
         queries.append(DenseQuery(
-            dense_vector, dataclasses.replace(where, ids=need_dense), len(need_dense), payload=False))
+            dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
     if need_sparse:
         queries.append(SparseQuery(
-            *sparse_query, dataclasses.replace(where, ids=need_sparse), len(need_sparse), payload=False))
+            *sparse_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
     if everyone and terms:
         queries.append(FetchQuery(
             Where(namespace=where.namespace, status=None, ids=everyone, subjects=terms), len(everyone), payload=False))
