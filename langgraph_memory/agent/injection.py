@@ -321,6 +321,7 @@ def select_memories(
     buffer = VectorRows([(v, b, cache.day(b)) for b in buffer_ids if (v := cache.get(b)) is not None])
     chosen_rows = VectorRows([])
     chosen_ids: set[str] = set()
+    threshold, same_day_only = config.semantic_threshold, config.semantic_same_day_only
     for memory, channel, score, reason in candidates:
         if memory.id in chosen_ids:
             continue  # found by two channels: the first (higher priority) one explains it
@@ -330,9 +331,9 @@ def select_memories(
             continue
         vector = cache.get(memory.id)
         day = memory.created_at.toordinal()
-        if vector is not None and any(
-            rows.too_close(vector, memory.id, day, config.semantic_threshold, config.semantic_same_day_only)
-            for rows in (chosen_rows, buffer)
+        if vector is not None and (
+            chosen_rows.too_close(vector, memory.id, day, threshold, same_day_only)
+            or buffer.too_close(vector, memory.id, day, threshold, same_day_only)
         ):
             injection.dropped["similar"] += 1
             continue

@@ -39,7 +39,7 @@ MAX_QUERY_TERMS = 64
 _WORD = re.compile(r"\w+")
 
 
-@dataclass
+@dataclass(slots=True)
 class Fused:
     hit: Hit
     score: float
