@@ -79,9 +79,8 @@ def hybrid_plan(
             DenseQuery(vectors.dense, identities, ALIAS_SOURCES, payload=("subjects",)),
         ]
     spans = [(a.timestamp(), b.timestamp()) for a, b in windows]
-    timed_any = tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
     if spans:
-        timed = evolve(where, any_of=timed_any)
+        timed = evolve(where, any_of=tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans))
         queries += [
             DenseQuery(vectors.dense, timed, extra, payload=False),
             SparseQuery(*vectors.sparse, timed, extra, payload=False),
@@ -114,8 +113,12 @@ def hybrid_plan(
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
 
-    dense, sparse, tagged_ids, timely_ids, points = yield from _complete(
-        vectors.dense, sparse_query, where, dense, sparse, tuple(sorted(terms)), timed_any, with_vectors is True)
+    dense, sparse, points = yield from _complete(
+        vectors.dense, sparse_query, where, dense, sparse, with_vectors is True)
+    # Which candidates are tagged with a named subject, and which were created within a
+    # named time (their boosts), read in their payloads as the engine's filter reads them.
+    tagged_ids = {i for i, p in points.items() if _tagged(p.payload.get("subjects"), terms)} if terms else set()
+    timely_ids = {i for i, p in points.items() if _dated(p.payload.get("created_at"), spans)} if spans else set()
 
     def boost(hit: Hit) -> float:
         factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
@@ -153,48 +156,50 @@ def hybrid_plan(
     return out
 
 
-_NO_STATUS = Where(status=None)
-"""The filter the boosts' fetches start from: whether a candidate is tagged or dated,
-whatever its status."""
+def _tagged(subjects: object, terms: set[str]) -> bool:
+    """Whether a payload's ``subjects`` holds one of ``terms`` (the engine's keyword match:
+    a list holding one, or the string itself)."""
+    if isinstance(subjects, str):
+        return subjects in terms
+    return isinstance(subjects, list) and any(isinstance(s, str) and s in terms for s in subjects)
+
+
+def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:
+    """Whether a payload's ``created_at`` (epoch seconds) is within one of ``spans``,
+    bounds included (the engine's range)."""
+    if isinstance(created_at, bool) or not isinstance(created_at, (int, float)):
+        return False
+    return any(a <= created_at <= b for a, b in spans)
 
 
 def _complete(
     dense_vector: list[float], sparse_query: tuple[list[int], list[float]], where: Where,
-    dense: list[Hit], sparse: list[Hit], terms: tuple[str, ...], timed_any: tuple[Where, ...], with_vectors: bool,
-) -> Plan[tuple[list[Hit], list[Hit], set[str], set[str], dict[str, StoredPoint]]]:
+    dense: list[Hit], sparse: list[Hit], with_vectors: bool,
+) -> Plan[tuple[list[Hit], list[Hit], dict[str, StoredPoint]]]:
     """Score every candidate on both signals: a memory found by one list only would
     count 0 for the other, sinking it in the fusion and failing the pre-hook's floor
-    on that signal. In the same round, which candidates are tagged with a named subject
-    and which were created within a named time (their boosts), and the payloads of the
-    candidates still matching ``where`` (the caller's filter again: a memory superseded
-    or expired since the first round stays out), with their vectors if ``with_vectors``.
-    Reading the winners' payloads here, not after the fusion, spares a turn a round: a
-    few more payloads cost less than one more engine call. One round, restricted to the
-    candidates' ids."""
+    on that signal. In the same round, the payloads of the candidates still matching
+    ``where`` (the caller's filter again: a memory superseded or expired since the first
+    round stays out), with their vectors if ``with_vectors``: the winners' payloads,
+    and what the boosts read. Read here, not after the fusion, they spare a turn a
+    round: a few more payloads cost less than one more engine call. One round,
+    restricted to the candidates' ids."""
     dense_ids = {h.point.id for h in dense}
     sparse_ids = {h.point.id for h in sparse}
     need_dense = tuple(sparse_ids - dense_ids)
     need_sparse = tuple(dense_ids - sparse_ids)
     everyone = tuple(dense_ids | sparse_ids)
     if not everyone:
-        return dense, sparse, set(), set(), {}
+        return dense, sparse, {}
     queries: list[Query] = [FetchQuery(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors)]
     if need_dense:
         queries.append(DenseQuery(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
     if need_sparse:
         queries.append(SparseQuery(*sparse_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
-    if terms:
-        queries.append(FetchQuery(
-            evolve(_NO_STATUS, namespace=where.namespace, ids=everyone, subjects=terms), len(everyone), payload=False))
-    if timed_any:
-        queries.append(FetchQuery(
-            evolve(_NO_STATUS, namespace=where.namespace, ids=everyone, any_of=timed_any), len(everyone), payload=False))
     found = yield from ranked(queries)
-    points = {h.point.id: h.point for h in found.pop(0)}
+    points = {h.point.id: h.point for h in found[0]}
     if need_dense:
-        dense = dense + found.pop(0)
+        dense = dense + found[1]
     if need_sparse:
-        sparse = sparse + found.pop(0)
-    tagged = {h.point.id for h in found.pop(0)} if terms else set()
-    timely = {h.point.id for h in found.pop(0)} if timed_any else set()
-    return dense, sparse, tagged, timely, points
+        sparse = sparse + found[-1]
+    return dense, sparse, points
