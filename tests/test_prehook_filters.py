@@ -203,3 +203,46 @@ def test_evolve_is_dataclasses_replace(obj, limit, ns):
     assert obj == before  # the original is left as it was
     if isinstance(obj, Where):
         assert hash(copy) == hash(dataclasses.replace(obj, **changes))
+
+
+# -- the boosts read in the payloads, as the engine's filter reads them ------------------------
+
+subject_values = st.one_of(
+    st.lists(st.sampled_from(["ann", "bob", "cat", "ann bob"]), max_size=3),
+    st.sampled_from(["ann", "dan"]),  # a plain string
+    st.none(),
+)
+created = st.one_of(st.sampled_from([0.0, 10.0, 10, 20.0, 30.5]), st.none(), st.just("10"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    points=st.lists(st.tuples(subject_values, created), min_size=1, max_size=12),
+    terms=st.sets(st.sampled_from(["ann", "bob", "dan", "ann bob"]), min_size=1),
+    spans=st.lists(st.tuples(st.sampled_from([0.0, 5.0, 10.0, 20.0]), st.sampled_from([10.0, 20.0, 30.5])), max_size=2),
+)
+def test_tagged_and_dated_read_payloads_as_the_engine_filters_them(store, points, terms, spans):
+    import uuid
+
+    from langgraph_memory.store._hybrid import _dated, _tagged
+
+    backend = store._backend
+    namespace = f"boosts-{uuid.uuid4()}"
+    dim = len(store.embed_query("x").dense)
+    stored = []
+    for subjects, created_at in points:
+        payload = {"namespace": namespace, "status": "live", "content": "x"}
+        if subjects is not None:
+            payload["subjects"] = subjects
+        if created_at is not None:
+            payload["created_at"] = created_at
+        stored.append(StoredPoint(str(uuid.uuid4()), payload, [1.0 / dim ** 0.5] * dim))
+    backend.upsert(stored)
+    ids = tuple(p.id for p in stored)
+    base = Where(namespace=namespace, status=None, ids=ids)
+    [tagged] = backend.query_batch([FetchQuery(evolve(base, subjects=tuple(sorted(terms))), len(ids), payload=False)])
+    assert {h.point.id for h in tagged} == {p.id for p in stored if _tagged(p.payload.get("subjects"), terms)}
+    if spans:
+        timed = tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
+        [dated] = backend.query_batch([FetchQuery(evolve(base, any_of=timed), len(ids), payload=False)])
+        assert {h.point.id for h in dated} == {p.id for p in stored if _dated(p.payload.get("created_at"), spans)}
