@@ -246,3 +246,11 @@ def test_tagged_and_dated_read_payloads_as_the_engine_filters_them(store, points
         timed = tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
         [dated] = backend.query_batch([FetchQuery(evolve(base, any_of=timed), len(ids), payload=False)])
         assert {h.point.id for h in dated} == {p.id for p in stored if _dated(p.payload.get("created_at"), spans)}
+
+
+def test_query_terms_come_words_first_then_pairs_then_triples_each_once():
+    from langgraph_memory.store._fusion import query_terms
+
+    assert query_terms("A b, a B c") == ("a", "b", "c", "a b", "b a", "b c", "a b a", "b a b", "a b c")
+    assert query_terms("A b, a B c", max_terms=4) == ("a", "b", "c", "a b")
+    assert query_terms("") == () and query_terms("one") == ("one",)

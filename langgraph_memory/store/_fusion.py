@@ -108,11 +108,10 @@ def query_terms(text: str, *, max_terms: int = MAX_QUERY_TERMS) -> tuple[str, ..
     """The words and two- and three-word phrases of ``text``, lowercased, in the form
     subjects are stored in; a query names a subject when one of these equals it."""
     words = _WORD.findall(text.lower())
-    terms: dict[str, None] = {}
-    for n in (1, 2, 3):
-        for i in range(len(words) - n + 1):
-            terms[" ".join(words[i : i + n])] = None
-    return tuple(terms)[:max_terms]
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:])]
+    triples = [f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:])]
+    # Words first, then pairs, then triples, each in order, each once.
+    return tuple(dict.fromkeys([*words, *pairs, *triples]))[:max_terms]
 
 
 def index_text(content: str, *, subjects: Iterable[str] = (), context: str | None = None) -> str:

@@ -161,7 +161,12 @@ def _tagged(subjects: object, terms: set[str]) -> bool:
     a list holding one, or the string itself)."""
     if isinstance(subjects, str):
         return subjects in terms
-    return isinstance(subjects, list) and any(isinstance(s, str) and s in terms for s in subjects)
+    if not isinstance(subjects, list):
+        return False
+    try:
+        return not terms.isdisjoint(subjects)
+    except TypeError:  # an unhashable item: never a keyword
+        return any(isinstance(s, str) and s in terms for s in subjects)
 
 
 def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:
