@@ -262,7 +262,8 @@ def _gather(
                 found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
             for h in answer:
-                cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
+                if h.vector is not None:
+                    cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
                 # A linked memory passed through the hit it came from (which passed its floor).
                 if h.via is None and not _above_floor(config, h.dense_score, h.sparse_score, bool(h.matched)):
                     dropped["floor"] += 1
