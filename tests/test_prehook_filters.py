@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -156,28 +157,17 @@ def test_threads_selecting_at_once_choose_what_one_thread_chooses(store):
     _plans._KEPT.clear()
     expected = {i: chosen(*case) for i, case in enumerate(cases)}
     _plans._KEPT.clear()
-    got: dict[int, list] = {}
-    errors: list[BaseException] = []
     start = threading.Barrier(4)
 
-    def work(offset: int) -> None:
-        start.wait()
-        try:
-            for k in range(len(cases) * 2):
-                i = (k + offset) % len(cases)
-                result = chosen(*cases[i])
-                if got.setdefault(i, result) != result:
-                    errors.append(AssertionError(f"case {i} differs"))
-        except BaseException as exc:  # pragma: no cover - reported below
-            errors.append(exc)
+    def work(offset: int) -> list[tuple[int, list]]:
+        order = [(k + offset) % len(cases) for k in range(len(cases) * 2)]  # each thread its own order
+        start.wait()  # the four threads begin together, on an empty memo
+        return [(i, chosen(*cases[i])) for i in order]
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
-    assert got == expected
+    with ThreadPoolExecutor(4) as pool:
+        results = [pair for done in pool.map(work, range(4)) for pair in done]  # raises what a thread raised
+    assert len(results) == 4 * 2 * len(cases)
+    assert all(result == expected[i] for i, result in results)
     assert all(expected.values())  # every case chose something
 
 
