@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 HYBRID_MIN_POOL = 20
 # Identity memories consulted for aliases of the subjects a query names.
 ALIAS_SOURCES = 10
+# Candidates beyond the limit up to which their payloads are read with their missing
+# scores (:func:`_complete`): a round saved against ~3-6 us a point read and not kept.
+READ_AHEAD = 10
 
 
 VectorsWanted = Union[bool, Callable[[Fused, bool], bool]]
@@ -80,7 +83,7 @@ def hybrid_plan(
         ]
     spans = [(a.timestamp(), b.timestamp()) for a, b in windows]
     if spans:
-        timed = evolve(where, any_of=tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans))
+        timed = evolve(where, any_of=_timed(spans))
         queries += [
             DenseQuery(vectors.dense, timed, extra, payload=False),
             SparseQuery(*vectors.sparse, timed, extra, payload=False),
@@ -113,12 +116,8 @@ def hybrid_plan(
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
 
-    dense, sparse, points = yield from _complete(
-        vectors.dense, sparse_query, where, dense, sparse, with_vectors is True)
-    # Which candidates are tagged with a named subject, and which were created within a
-    # named time (their boosts), read in their payloads as the engine's filter reads them.
-    tagged_ids = {i for i, p in points.items() if _tagged(p.payload.get("subjects"), terms)} if terms else set()
-    timely_ids = {i for i, p in points.items() if _dated(p.payload.get("created_at"), spans)} if spans else set()
+    dense, sparse, points, tagged_ids, timely_ids = yield from _complete(
+        vectors.dense, sparse_query, where, dense, sparse, terms, spans, limit + READ_AHEAD, with_vectors is True)
 
     def boost(hit: Hit) -> float:
         factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
@@ -128,14 +127,26 @@ def hybrid_plan(
     fused = weighted_fusion(dense, sparse, boost=boost, max_boost=most)[:limit]
     if not fused:
         return []
-    if callable(with_vectors):
-        # Reading and converting vectors costs more than the rest of a winner's fetch: only
-        # the winners the caller wants them for bring theirs, in one more round (none when
-        # the caller has them all already, as the pre-hook's cache mostly does).
-        need = [i for f in fused if (i := f.hit.point.id) in points and with_vectors(f, i in tagged_ids or i in timely_ids)]
-        if need:
-            [fetched] = yield [FetchQuery(evolve(where, ids=tuple(need)), len(need), with_vectors=True)]
-            again = {h.point.id: h.point for h in fetched}
+    # Reading and converting vectors costs more than the rest of a winner's fetch: only the
+    # winners the caller wants them for bring theirs (none when it has them all already, as
+    # the pre-hook's cache mostly does). Winners not read yet come whole.
+    wants = with_vectors if callable(with_vectors) else lambda f, matched: with_vectors
+    need: list[str] = []
+    rest: list[str] = []
+    for f in fused:
+        i = f.hit.point.id
+        if points is None:
+            (need if wants(f, i in tagged_ids or i in timely_ids) else rest).append(i)
+        elif i in points and with_vectors is not True and wants(f, i in tagged_ids or i in timely_ids):
+            need.append(i)
+    if need or rest:
+        # The caller's filter again: a memory superseded or expired since the first round stays out.
+        fetched = yield [FetchQuery(evolve(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
+                         for ids, vectors_too in ((need, True), (rest, False)) if ids]
+        again = {h.point.id: h.point for hits in fetched for h in hits}
+        if points is None:
+            points = again
+        else:
             for i in need:
                 points[i] = again.get(i)  # type: ignore[assignment]  # gone since: dropped below
     out: list[tuple[Fused, tuple[str, ...]]] = []
@@ -179,32 +190,64 @@ def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:
 
 def _complete(
     dense_vector: list[float], sparse_query: tuple[list[int], list[float]], where: Where,
-    dense: list[Hit], sparse: list[Hit], with_vectors: bool,
-) -> Plan[tuple[list[Hit], list[Hit], dict[str, StoredPoint]]]:
+    dense: list[Hit], sparse: list[Hit], terms: set[str], spans: list[tuple[float, float]], whole_up_to: int,
+    with_vectors: bool,
+) -> Plan[tuple[list[Hit], list[Hit], dict[str, StoredPoint] | None, set[str], set[str]]]:
     """Score every candidate on both signals: a memory found by one list only would
     count 0 for the other, sinking it in the fusion and failing the pre-hook's floor
-    on that signal. In the same round, the payloads of the candidates still matching
-    ``where`` (the caller's filter again: a memory superseded or expired since the first
-    round stays out), with their vectors if ``with_vectors``: the winners' payloads,
-    and what the boosts read. Read here, not after the fusion, they spare a turn a
-    round: a few more payloads cost less than one more engine call. One round,
-    restricted to the candidates' ids."""
+    on that signal. In the same round, which candidates are tagged with a named subject
+    and which were created within a named time (their boosts). One round, restricted
+    to the candidates' ids.
+
+    With at most ``whole_up_to`` candidates, that round also reads their payloads (with
+    the caller's filter again: a memory superseded or expired since the first round stays
+    out; with their vectors if ``with_vectors``), and the boosts are read in them: they are
+    the winners' payloads, and the round that would read those is spared. With more, a
+    payload read for every candidate costs more than that round (a ``Memory`` built per
+    point on a namespace snapshot): the engine's filters say which are tagged or dated,
+    and the winners are read after the fusion (the points are then ``None``)."""
     dense_ids = {h.point.id for h in dense}
     sparse_ids = {h.point.id for h in sparse}
     need_dense = tuple(sparse_ids - dense_ids)
     need_sparse = tuple(dense_ids - sparse_ids)
     everyone = tuple(dense_ids | sparse_ids)
     if not everyone:
-        return dense, sparse, {}
-    queries: list[Query] = [FetchQuery(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors)]
+        return dense, sparse, {}, set(), set()
+    whole = len(everyone) <= whole_up_to
+    queries: list[Query] = []
+    if whole:
+        queries.append(FetchQuery(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
     if need_dense:
         queries.append(DenseQuery(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
     if need_sparse:
         queries.append(SparseQuery(*sparse_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
+    if not whole and terms:
+        queries.append(FetchQuery(evolve(
+            _NO_STATUS, namespace=where.namespace, ids=everyone, subjects=tuple(sorted(terms))), len(everyone), payload=False))
+    if not whole and spans:
+        queries.append(FetchQuery(evolve(
+            _NO_STATUS, namespace=where.namespace, ids=everyone, any_of=_timed(spans)), len(everyone), payload=False))
     found = yield from ranked(queries)
-    points = {h.point.id: h.point for h in found[0]}
+    points = {h.point.id: h.point for h in found.pop(0)} if whole else None
     if need_dense:
-        dense = dense + found[1]
+        dense = dense + found.pop(0)
     if need_sparse:
-        sparse = sparse + found[-1]
-    return dense, sparse, points
+        sparse = sparse + found.pop(0)
+    if points is not None:
+        # Read in the payloads as the engine's filter reads them.
+        tagged = {i for i, p in points.items() if _tagged(p.payload.get("subjects"), terms)} if terms else set()
+        timely = {i for i, p in points.items() if _dated(p.payload.get("created_at"), spans)} if spans else set()
+    else:
+        tagged = {h.point.id for h in found.pop(0)} if terms else set()
+        timely = {h.point.id for h in found.pop(0)} if spans else set()
+    return dense, sparse, points, tagged, timely
+
+
+_NO_STATUS = Where(status=None)
+"""The filter the boosts' fetches start from: whether a candidate is tagged or dated,
+whatever its status."""
+
+
+def _timed(spans: list[tuple[float, float]]) -> tuple[Where, ...]:
+    """Memories created within one of ``spans`` (epoch seconds), whatever their status."""
+    return tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
