@@ -236,3 +236,28 @@ def test_a_bm25_tie_group_at_the_cut_costs_a_second_round_only_past_the_overfetc
     # A limit of 2 fetches 2 + 8 hits, all but the first in the group: the group is read again, deeper.
     assert [h.memory.id for h in store.search("tea", namespace=NS, mode="bm25", limit=2)][1:] == tied[:1]
     assert counting.calls == [("query_batch", 1), ("query_batch", 1)]
+
+
+@pytest.mark.parametrize("with_vectors", [False, True])
+def test_candidates_read_whole_or_after_the_fusion_give_the_same_search(store, monkeypatch, with_vectors):
+    """Up to the limit + READ_AHEAD candidates, their payloads come with their missing
+    scores and the boosts are read in them; past it, the engine's filters give the boosts
+    and the winners are read after the fusion. Same hits, scores, reasons, vectors."""
+    from langgraph_memory.store import _hybrid
+
+    _seed(store)
+    store.remember("Alice went to Lyon in May 2023 with Tom", namespace=NS, subjects=["alice", "tom"])
+    store.remember("Tom is Alice's brother", namespace=NS, memory_type="identity", subjects=["tom", "alice"])
+
+    def search(read_ahead: int):
+        monkeypatch.setattr(_hybrid, "READ_AHEAD", read_ahead)
+        counting = store._backend = CountingBackend(getattr(store._backend, "inner", store._backend))
+        hits = store.search("what did alice do in May 2023?", namespace=NS, limit=3, with_vectors=with_vectors)
+        return [(h.memory.id, h.score, h.dense_score, h.sparse_score, h.matched, h.vector) for h in hits], counting.calls
+
+    whole, whole_calls = search(1000)
+    after, after_calls = search(-1000)
+    assert whole == after
+    assert any(matched for _, _, _, _, matched, _ in whole)  # a boost was read
+    assert all((vector is not None) == with_vectors for *_, vector in whole)
+    assert len(after_calls) == len(whole_calls) + 1  # the winners' own round
