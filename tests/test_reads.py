@@ -54,7 +54,7 @@ def _seed(store) -> None:
     store.remember("Alice's cat is called Miso", namespace=NS)
 
 
-def test_the_prehook_runs_every_channel_in_three_engine_calls(store):
+def test_the_prehook_runs_every_channel_in_two_engine_calls(store):
     _seed(store)
     query = store.embed_query("does Alice play any instrument?")
     cache = VectorCache()
@@ -65,7 +65,9 @@ def test_the_prehook_runs_every_channel_in_three_engine_calls(store):
 
     # Every memory here is also recent; "similar" comes first in the default priority.
     assert {c.channel for c in injection.chosen} == {"identity", "important", "similar"}
-    assert [name for name, _ in counting.calls] == ["query_batch"] * 3
+    # The candidates' payloads ride with their missing scores (the second call); the
+    # winners' vectors are all cached, so no third call reads them.
+    assert [name for name, _ in counting.calls] == ["query_batch"] * 2
     # The first call: identity, important, recent, the dense and BM25 lists, and the same
     # two restricted to the subject the message names (alice) with its identity memories.
     assert counting.calls[0][1] == 8
@@ -234,3 +236,28 @@ def test_a_bm25_tie_group_at_the_cut_costs_a_second_round_only_past_the_overfetc
     # A limit of 2 fetches 2 + 8 hits, all but the first in the group: the group is read again, deeper.
     assert [h.memory.id for h in store.search("tea", namespace=NS, mode="bm25", limit=2)][1:] == tied[:1]
     assert counting.calls == [("query_batch", 1), ("query_batch", 1)]
+
+
+@pytest.mark.parametrize("with_vectors", [False, True])
+def test_candidates_read_whole_or_after_the_fusion_give_the_same_search(store, monkeypatch, with_vectors):
+    """Up to the limit + READ_AHEAD candidates, their payloads come with their missing
+    scores and the boosts are read in them; past it, the engine's filters give the boosts
+    and the winners are read after the fusion. Same hits, scores, reasons, vectors."""
+    from langgraph_memory.store import _hybrid
+
+    _seed(store)
+    store.remember("Alice went to Lyon in May 2023 with Tom", namespace=NS, subjects=["alice", "tom"])
+    store.remember("Tom is Alice's brother", namespace=NS, memory_type="identity", subjects=["tom", "alice"])
+
+    def search(read_ahead: int):
+        monkeypatch.setattr(_hybrid, "READ_AHEAD", read_ahead)
+        counting = store._backend = CountingBackend(getattr(store._backend, "inner", store._backend))
+        hits = store.search("what did alice do in May 2023?", namespace=NS, limit=3, with_vectors=with_vectors)
+        return [(h.memory.id, h.score, h.dense_score, h.sparse_score, h.matched, h.vector) for h in hits], counting.calls
+
+    whole, whole_calls = search(1000)
+    after, after_calls = search(-1000)
+    assert whole == after
+    assert any(matched for _, _, _, _, matched, _ in whole)  # a boost was read
+    assert all((vector is not None) == with_vectors for *_, vector in whole)
+    assert len(after_calls) == len(whole_calls) + 1  # the winners' own round

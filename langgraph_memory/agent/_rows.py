@@ -39,6 +39,8 @@ class VectorRows:
         if not self.owners:
             return False
         sims = (self._matrix[: len(self.owners)] @ vector).tolist()  # type: ignore[index]
+        if max(sims) < threshold:
+            return False  # most candidates: nothing near, no row to look at
         for sim, owner, other_day in zip(sims, self.owners, self.days):
             # A memory that left the window may come back: it must not be blocked by itself.
             if sim < threshold or owner == own_id:

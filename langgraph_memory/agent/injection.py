@@ -20,15 +20,10 @@ from typing_extensions import NotRequired, TypedDict
 from langgraph_memory.agent._reasons import similar_reason
 from langgraph_memory.agent._render import render_line, render_memories
 from langgraph_memory.agent._rows import VectorCache, VectorRows
-from langgraph_memory.store.records import Memory, Namespace, namespace_key
+from langgraph_memory.agent._plans import turn_filters
+from langgraph_memory.store.records import Memory, Namespace, namespace_key, utcnow
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
-from langgraph_memory.store._search import (
-    identity_plan,
-    important_plan,
-    recent_plan,
-    search_filters,
-    search_plan,
-)
+from langgraph_memory.store._search import search_plan
 
 __all__ = [
     "Channel",
@@ -220,19 +215,6 @@ def _above_floor(config: InjectionConfig, dense: float | None, sparse: float | N
     return dense_ok or bm25_ok or matched
 
 
-def _metadata_plans(namespace: Namespace, config: InjectionConfig) -> dict[Channel, Any]:
-    plans: dict[Channel, Any] = {}
-    room = config.channel if config.channel_scope else None
-    for channel in config.channels:
-        if channel == "identity" and config.identity_limit:
-            plans[channel] = identity_plan(namespace, config.identity_limit, room)
-        elif channel == "important" and config.important_limit:
-            plans[channel] = important_plan(namespace, config.important_min, config.important_limit, room)
-        elif channel == "recent" and config.recent_limit:
-            plans[channel] = recent_plan(namespace, config.recent_window, config.recent_limit, channel=room)
-    return plans
-
-
 def _gather(
     store: MemoryStore,
     namespace: Namespace,
@@ -242,7 +224,8 @@ def _gather(
     cache: VectorCache,
     pending: Future[QueryVectors] | None = None,
 ) -> list[tuple[Memory, Channel, float | None, str]]:
-    plans = _metadata_plans(namespace, config)
+    filters = turn_filters(namespace, config)
+    plans: dict[Channel, Any] = filters.metadata_plans(utcnow())
     answers: dict[Channel, Any] = {}
     if pending is not None:
         if plans:
@@ -255,7 +238,7 @@ def _gather(
         # Without an embedding under way, every channel's first round shares one engine call.
         plans["similar"] = search_plan(
             store.sparse_embeddings, vectors,
-            search_filters(namespace, channel=config.channel if config.channel_scope else None), config.similar_limit,
+            filters.similar_where(utcnow()), config.similar_limit,
             # The vectors the semantic dedup will need ride in the fetch of the winners'
             # payloads (sparing it a retrieve round): those of winners above the floor
             # that the cache lacks. A winner below the floor is never compared.
@@ -279,7 +262,8 @@ def _gather(
                 found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
             for h in answer:
-                cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
+                if h.vector is not None:
+                    cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
                 # A linked memory passed through the hit it came from (which passed its floor).
                 if h.via is None and not _above_floor(config, h.dense_score, h.sparse_score, bool(h.matched)):
                     dropped["floor"] += 1
@@ -338,6 +322,7 @@ def select_memories(
     buffer = VectorRows([(v, b, cache.day(b)) for b in buffer_ids if (v := cache.get(b)) is not None])
     chosen_rows = VectorRows([])
     chosen_ids: set[str] = set()
+    threshold, same_day_only = config.semantic_threshold, config.semantic_same_day_only
     for memory, channel, score, reason in candidates:
         if memory.id in chosen_ids:
             continue  # found by two channels: the first (higher priority) one explains it
@@ -347,9 +332,9 @@ def select_memories(
             continue
         vector = cache.get(memory.id)
         day = memory.created_at.toordinal()
-        if vector is not None and any(
-            rows.too_close(vector, memory.id, day, config.semantic_threshold, config.semantic_same_day_only)
-            for rows in (chosen_rows, buffer)
+        if vector is not None and (
+            chosen_rows.too_close(vector, memory.id, day, threshold, same_day_only)
+            or buffer.too_close(vector, memory.id, day, threshold, same_day_only)
         ):
             injection.dropped["similar"] += 1
             continue

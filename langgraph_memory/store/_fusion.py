@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 import calendar
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Iterable, Sequence
@@ -38,7 +39,7 @@ MAX_QUERY_TERMS = 64
 _WORD = re.compile(r"\w+")
 
 
-@dataclass
+@dataclass(slots=True)
 class Fused:
     hit: Hit
     score: float
@@ -71,40 +72,46 @@ def weighted_fusion(
     fused: dict[str, Fused] = {}
     top_dense = max((h.score for h in dense), default=0.0)
     top_sparse = max((h.score for h in sparse), default=0.0)
+    known = fused.get
     for hit in dense:
-        entry = fused.get(hit.point.id)
+        entry = known(hit.point.id)
         if entry is None:
-            entry = fused[hit.point.id] = Fused(hit, 0.0)
-        entry.dense_score = hit.score
-        if entry.hit.point.dense is None:
-            entry.hit = hit
+            fused[hit.point.id] = Fused(hit, 0.0, hit.score)
+        else:
+            entry.dense_score = hit.score
+            if entry.hit.point.dense is None:
+                entry.hit = hit
     for hit in sparse:
-        entry = fused.get(hit.point.id)
+        entry = known(hit.point.id)
         if entry is None:
-            entry = fused[hit.point.id] = Fused(hit, 0.0)
-        entry.sparse_score = hit.score
+            fused[hit.point.id] = Fused(hit, 0.0, None, hit.score)
+        else:
+            entry.sparse_score = hit.score
     total = (dense_weight + sparse_weight) * max(max_boost, 1.0) or 1.0
+    by_dense, by_sparse = top_dense > 0, top_sparse > 0
     for entry in fused.values():
         score = 0.0
-        if entry.dense_score is not None and top_dense > 0:
+        if by_dense and entry.dense_score is not None:
             score += dense_weight * max(entry.dense_score, 0.0) / top_dense
-        if entry.sparse_score is not None and top_sparse > 0:
+        if by_sparse and entry.sparse_score is not None:
             score += sparse_weight * entry.sparse_score / top_sparse
         if boost is not None:
             score *= boost(entry.hit)
         entry.score = score / total
-    return sorted(fused.values(), key=lambda f: f.score, reverse=True)
+    return sorted(fused.values(), key=_SCORE, reverse=True)
+
+
+_SCORE = attrgetter("score")
 
 
 def query_terms(text: str, *, max_terms: int = MAX_QUERY_TERMS) -> tuple[str, ...]:
     """The words and two- and three-word phrases of ``text``, lowercased, in the form
     subjects are stored in; a query names a subject when one of these equals it."""
     words = _WORD.findall(text.lower())
-    terms: dict[str, None] = {}
-    for n in (1, 2, 3):
-        for i in range(len(words) - n + 1):
-            terms[" ".join(words[i : i + n])] = None
-    return tuple(terms)[:max_terms]
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:])]
+    triples = [f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:])]
+    # Words first, then pairs, then triples, each in order, each once.
+    return tuple(dict.fromkeys([*words, *pairs, *triples]))[:max_terms]
 
 
 def index_text(content: str, *, subjects: Iterable[str] = (), context: str | None = None) -> str:

@@ -6,10 +6,9 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Callable, Union
 
-from langgraph_memory.store.backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, Where
+from langgraph_memory.store.backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where
 from langgraph_memory.store._fusion import (
     SUBJECT_BOOST,
     TIME_BOOST,
@@ -18,7 +17,7 @@ from langgraph_memory.store._fusion import (
     time_windows,
     weighted_fusion,
 )
-from langgraph_memory.store._reads import Plan, QueryVectors, ranked
+from langgraph_memory.store._reads import Plan, QueryVectors, evolve, ranked
 from langgraph_memory.store.records import utcnow
 from langgraph_memory.store.vitality import ranking_prior
 
@@ -31,6 +30,9 @@ if TYPE_CHECKING:
 HYBRID_MIN_POOL = 20
 # Identity memories consulted for aliases of the subjects a query names.
 ALIAS_SOURCES = 10
+# Candidates beyond the limit up to which their payloads are read with their missing
+# scores (:func:`_complete`): a round saved against ~3-6 us a point read and not kept.
+READ_AHEAD = 10
 
 
 VectorsWanted = Union[bool, Callable[[Fused, bool], bool]]
@@ -51,10 +53,11 @@ def hybrid_plan(
     that subject's aliases (their other subjects); aliases found, a second round
     searches them too, with the names added to the BM25 query. Then every candidate
     gets both scores, and which candidates match a named subject or time
-    (:func:`_complete`). Candidate lists carry no payload (reading payloads is most of
-    the engine's cost); the winners' payloads come in a last round. No LLM; three
-    rounds without aliases, four with (and rarely one more, to settle a BM25 tie at a
-    cut: :func:`~langgraph_memory.store._reads.ranked`).
+    (:func:`_complete`), in a round that also reads the candidates' payloads. Candidate
+    lists carry no payload (reading payloads is most of the engine's cost). No LLM; two
+    rounds without aliases, three with, one more when winners the caller wants vectors
+    for lack them (and rarely one more, to settle a BM25 tie at a cut:
+    :func:`~langgraph_memory.store._reads.ranked`).
     """
     pool = max(limit, HYBRID_MIN_POOL)
     # The filtered lists only add what the plain ones missed: a shallower pool does.
@@ -67,7 +70,7 @@ def hybrid_plan(
     terms = set(query_terms(vectors.text)) if where.subjects is None else set()
     windows = time_windows(vectors.text, now=utcnow()) if not where.any_of else []
     if terms:
-        tagged = dataclasses.replace(where, subjects=tuple(terms))
+        tagged = evolve(where, subjects=tuple(terms))
         # Aliases hold whatever else the search filters on (kind, time, importance).
         identities = Where(
             namespace=where.namespace, alive_at=where.alive_at, memory_types=("identity",),
@@ -79,9 +82,8 @@ def hybrid_plan(
             DenseQuery(vectors.dense, identities, ALIAS_SOURCES, payload=("subjects",)),
         ]
     spans = [(a.timestamp(), b.timestamp()) for a, b in windows]
-    timed_any = tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)
     if spans:
-        timed = dataclasses.replace(where, any_of=timed_any)
+        timed = evolve(where, any_of=_timed(spans))
         queries += [
             DenseQuery(vectors.dense, timed, extra, payload=False),
             SparseQuery(*vectors.sparse, timed, extra, payload=False),
@@ -104,7 +106,7 @@ def hybrid_plan(
             expanded = sparse_embeddings.embed_query(f"{vectors.text} {names}")
             indices, values = list(expanded.indices), list(expanded.values)
             sparse_query = (indices, values)
-            alias_where = dataclasses.replace(where, subjects=tuple(sorted(terms)))
+            alias_where = evolve(where, subjects=tuple(sorted(terms)))
             more = yield from ranked([
                 SparseQuery(indices, values, where, pool, payload=False),
                 DenseQuery(vectors.dense, alias_where, extra, payload=False),
@@ -114,8 +116,8 @@ def hybrid_plan(
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
 
-    dense, sparse, tagged_ids, timely_ids = yield from _complete(
-        vectors.dense, sparse_query, where, dense, sparse, tuple(sorted(terms)), timed_any)
+    dense, sparse, points, tagged_ids, timely_ids = yield from _complete(
+        vectors.dense, sparse_query, where, dense, sparse, terms, spans, limit + READ_AHEAD, with_vectors is True)
 
     def boost(hit: Hit) -> float:
         factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
@@ -125,67 +127,127 @@ def hybrid_plan(
     fused = weighted_fusion(dense, sparse, boost=boost, max_boost=most)[:limit]
     if not fused:
         return []
-    # Reading and converting vectors costs more than the rest of a winner's fetch: only
-    # the winners the caller wants them for bring theirs.
+    # Reading and converting vectors costs more than the rest of a winner's fetch: only the
+    # winners the caller wants them for bring theirs (none when it has them all already, as
+    # the pre-hook's cache mostly does). Winners not read yet come whole.
     wants = with_vectors if callable(with_vectors) else lambda f, matched: with_vectors
     need: list[str] = []
     rest: list[str] = []
     for f in fused:
         i = f.hit.point.id
-        (need if wants(f, i in tagged_ids or i in timely_ids) else rest).append(i)
-    # The caller's filter again: a memory superseded or expired since the first round stays out.
-    fetched = yield [FetchQuery(dataclasses.replace(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
-                     for ids, vectors_too in ((need, True), (rest, False)) if ids]
-    by_id = {h.point.id: h.point for points in fetched for h in points}
+        if points is None:
+            (need if wants(f, i in tagged_ids or i in timely_ids) else rest).append(i)
+        elif i in points and with_vectors is not True and wants(f, i in tagged_ids or i in timely_ids):
+            need.append(i)
+    if need or rest:
+        # The caller's filter again: a memory superseded or expired since the first round stays out.
+        fetched = yield [FetchQuery(evolve(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
+                         for ids, vectors_too in ((need, True), (rest, False)) if ids]
+        again = {h.point.id: h.point for hits in fetched for h in hits}
+        if points is None:
+            points = again
+        else:
+            for i in need:
+                points[i] = again.get(i)  # type: ignore[assignment]  # gone since: dropped below
     out: list[tuple[Fused, tuple[str, ...]]] = []
     for f in fused:
-        point = by_id.get(f.hit.point.id)
+        point = points.get(f.hit.point.id)
         if point is None:
             continue  # deleted, superseded or expired since the first round
         f.hit = Hit(point, f.hit.score)
-        named = sorted(terms.intersection(point.payload.get("subjects") or ())) if point.id in tagged_ids else []
-        out.append((f, (*(f"subject:{n}" for n in named), *(("time",) if point.id in timely_ids else ()))))
-        # Vitality, a mild prior among the winners: the one place ranking reads it.
         payload = point.payload
+        if point.id in tagged_ids:
+            named = sorted(terms.intersection(payload.get("subjects") or ()))
+            out.append((f, (*(f"subject:{n}" for n in named), *(("time",) if point.id in timely_ids else ()))))
+        else:
+            out.append((f, ("time",) if point.id in timely_ids else ()))
+        # Vitality, a mild prior among the winners: the one place ranking reads it.
         f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
     out.sort(key=lambda pair: pair[0].score, reverse=True)
     return out
 
 
+def _tagged(subjects: object, terms: set[str]) -> bool:
+    """Whether a payload's ``subjects`` holds one of ``terms`` (the engine's keyword match:
+    a list holding one, or the string itself)."""
+    if isinstance(subjects, str):
+        return subjects in terms
+    if not isinstance(subjects, list):
+        return False
+    try:
+        return not terms.isdisjoint(subjects)
+    except TypeError:  # an unhashable item: never a keyword
+        return any(isinstance(s, str) and s in terms for s in subjects)
+
+
+def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:
+    """Whether a payload's ``created_at`` (epoch seconds) is within one of ``spans``,
+    bounds included (the engine's range)."""
+    if isinstance(created_at, bool) or not isinstance(created_at, (int, float)):
+        return False
+    return any(a <= created_at <= b for a, b in spans)
+
+
 def _complete(
     dense_vector: list[float], sparse_query: tuple[list[int], list[float]], where: Where,
-    dense: list[Hit], sparse: list[Hit], terms: tuple[str, ...], timed_any: tuple[Where, ...],
-) -> Plan[tuple[list[Hit], list[Hit], set[str], set[str]]]:
+    dense: list[Hit], sparse: list[Hit], terms: set[str], spans: list[tuple[float, float]], whole_up_to: int,
+    with_vectors: bool,
+) -> Plan[tuple[list[Hit], list[Hit], dict[str, StoredPoint] | None, set[str], set[str]]]:
     """Score every candidate on both signals: a memory found by one list only would
     count 0 for the other, sinking it in the fusion and failing the pre-hook's floor
     on that signal. In the same round, which candidates are tagged with a named subject
     and which were created within a named time (their boosts). One round, restricted
-    to the candidates' ids."""
+    to the candidates' ids.
+
+    With at most ``whole_up_to`` candidates, that round also reads their payloads (with
+    the caller's filter again: a memory superseded or expired since the first round stays
+    out; with their vectors if ``with_vectors``), and the boosts are read in them: they are
+    the winners' payloads, and the round that would read those is spared. With more, a
+    payload read for every candidate costs more than that round (a ``Memory`` built per
+    point on a namespace snapshot): the engine's filters say which are tagged or dated,
+    and the winners are read after the fusion (the points are then ``None``)."""
     dense_ids = {h.point.id for h in dense}
     sparse_ids = {h.point.id for h in sparse}
     need_dense = tuple(sparse_ids - dense_ids)
     need_sparse = tuple(dense_ids - sparse_ids)
     everyone = tuple(dense_ids | sparse_ids)
+    if not everyone:
+        return dense, sparse, {}, set(), set()
+    whole = len(everyone) <= whole_up_to
     queries: list[Query] = []
+    if whole:
+        queries.append(FetchQuery(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
     if need_dense:
-        queries.append(DenseQuery(
-            dense_vector, dataclasses.replace(where, ids=need_dense), len(need_dense), payload=False))
+        queries.append(DenseQuery(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
     if need_sparse:
-        queries.append(SparseQuery(
-            *sparse_query, dataclasses.replace(where, ids=need_sparse), len(need_sparse), payload=False))
-    if everyone and terms:
-        queries.append(FetchQuery(
-            Where(namespace=where.namespace, status=None, ids=everyone, subjects=terms), len(everyone), payload=False))
-    if everyone and timed_any:
-        queries.append(FetchQuery(
-            Where(namespace=where.namespace, status=None, ids=everyone, any_of=timed_any), len(everyone), payload=False))
-    if not queries:
-        return dense, sparse, set(), set()
+        queries.append(SparseQuery(*sparse_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
+    if not whole and terms:
+        queries.append(FetchQuery(evolve(
+            _NO_STATUS, namespace=where.namespace, ids=everyone, subjects=tuple(sorted(terms))), len(everyone), payload=False))
+    if not whole and spans:
+        queries.append(FetchQuery(evolve(
+            _NO_STATUS, namespace=where.namespace, ids=everyone, any_of=_timed(spans)), len(everyone), payload=False))
     found = yield from ranked(queries)
+    points = {h.point.id: h.point for h in found.pop(0)} if whole else None
     if need_dense:
         dense = dense + found.pop(0)
     if need_sparse:
         sparse = sparse + found.pop(0)
-    tagged = {h.point.id for h in found.pop(0)} if everyone and terms else set()
-    timely = {h.point.id for h in found.pop(0)} if everyone and timed_any else set()
-    return dense, sparse, tagged, timely
+    if points is not None:
+        # Read in the payloads as the engine's filter reads them.
+        tagged = {i for i, p in points.items() if _tagged(p.payload.get("subjects"), terms)} if terms else set()
+        timely = {i for i, p in points.items() if _dated(p.payload.get("created_at"), spans)} if spans else set()
+    else:
+        tagged = {h.point.id for h in found.pop(0)} if terms else set()
+        timely = {h.point.id for h in found.pop(0)} if spans else set()
+    return dense, sparse, points, tagged, timely
+
+
+_NO_STATUS = Where(status=None)
+"""The filter the boosts' fetches start from: whether a candidate is tagged or dated,
+whatever its status."""
+
+
+def _timed(spans: list[tuple[float, float]]) -> tuple[Where, ...]:
+    """Memories created within one of ``spans`` (epoch seconds), whatever their status."""
+    return tuple(Where(status=None, created_since=a, created_until=b) for a, b in spans)

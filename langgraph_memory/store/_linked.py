@@ -38,6 +38,8 @@ RELATION_ORDER = ("updates", "contradicts", "caused_by", "result_of", "part_of",
 def follow_links(hits: list, where: Where, limit: int, with_vectors: bool) -> Plan[list]:
     """``hits`` (``SearchHit``, best first) with the memories linked to the best of them,
     re-ranked and cut at ``limit``; no engine round when those have no links."""
+    if not any(parent.memory.links for parent in hits[:LINK_SOURCES]):
+        return hits  # nothing to follow: as ranked, best first (most searches)
     found = {h.memory.id: i for i, h in enumerate(hits)}
     hits = list(hits)
     wanted: dict[str, tuple[object, Link]] = {}

@@ -7,7 +7,6 @@ pre-hook runs the same plans beside its other channels (:mod:`._reads`).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Sequence
@@ -17,7 +16,7 @@ from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_datet
 from langgraph_memory.store._hybrid import VectorsWanted, hybrid_plan
 from langgraph_memory.store._linked import follow_links
 from langgraph_memory.store._links import Link
-from langgraph_memory.store._reads import Plan, QueryVectors, live_where, memories_plan, ranked
+from langgraph_memory.store._reads import Plan, QueryVectors, evolve, live_where, memories_plan, ranked
 from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, Where
 from langgraph_memory.store.records import (
     KIND_CATEGORIES,
@@ -134,12 +133,20 @@ def recent_plan(
 ) -> Plan[list[Memory]]:
     """Newest first; with ``channel``, only that channel's (seed 001's ``get_recent_since``)."""
     check_limit("limit", limit)
+    return memories_plan(recent_where(namespace, since, kinds, channel), limit, "updated_at")
+
+
+def recent_where(
+    namespace: Namespace, since: str | timedelta | datetime | None,
+    kinds: str | Sequence[str] | None = None, channel: str | None = None,
+) -> Where:
+    """The filter of :func:`recent_plan`."""
     where = search_filters(namespace, kinds)
     if channel is not None:
-        where = dataclasses.replace(where, fields=(("channel", (check_text("channel", channel, MAX_NAMESPACE_PART_CHARS),)),))
+        where = evolve(where, fields=(("channel", (check_text("channel", channel, MAX_NAMESPACE_PART_CHARS),)),))
     if since is not None:
-        where = dataclasses.replace(where, updated_since=parse_since(since).timestamp())
-    return memories_plan(where, limit, "updated_at")
+        where = evolve(where, updated_since=parse_since(since).timestamp())
+    return where
 
 
 _IDENTITY = (
@@ -151,15 +158,25 @@ _IDENTITY = (
 
 def identity_plan(namespace: Namespace, limit: int, channel: str | None = None) -> Plan[list[Memory]]:
     check_limit("limit", limit)
-    return memories_plan(live_where(namespace, channel_scope=channel, any_of=_IDENTITY), limit, "importance")
+    return memories_plan(identity_where(namespace, channel), limit, "importance")
+
+
+def identity_where(namespace: Namespace, channel: str | None = None) -> Where:
+    """The filter of :func:`identity_plan`."""
+    return live_where(namespace, channel_scope=channel, any_of=_IDENTITY)
 
 
 def important_plan(
     namespace: Namespace, min_importance: float, limit: int, channel: str | None = None,
 ) -> Plan[list[Memory]]:
     check_limit("limit", limit)
+    return memories_plan(important_where(namespace, min_importance, channel), limit, "importance")
+
+
+def important_where(namespace: Namespace, min_importance: float, channel: str | None = None) -> Where:
+    """The filter of :func:`important_plan`."""
     floor = check_number("min_importance", min_importance, low=0.0, high=1.0)
-    return memories_plan(live_where(namespace, min_importance=floor, channel_scope=channel), limit, "importance")
+    return live_where(namespace, min_importance=floor, channel_scope=channel)
 
 
 def hit_memory(hit: Hit) -> Memory:
