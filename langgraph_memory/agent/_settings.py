@@ -1,6 +1,11 @@
 """Checks of the pre-hook's per-run settings (``configurable["memory_config"]``): a run's
 configuration comes from a client, so a wrong field or type is a typed error, not a crash
-deep inside the selection."""
+deep inside the selection.
+
+On a LangGraph server with auth the client is not the app: a run may narrow what the app
+configured (fewer memories, fewer channels, a channel scope turned on) but not widen it.
+Raising a budget would let any user multiply the tokens the app pays for, and turning
+``channel_scope`` off would undo the app's separation of channels."""
 
 from __future__ import annotations
 
@@ -15,9 +20,15 @@ from langgraph_memory.store.records import parse_ttl
 __all__ = ["check_overrides"]
 
 
-def check_overrides(config: Any, changes: Any) -> dict[str, Any]:
+_BUDGETS = frozenset({"identity_limit", "important_limit", "recent_limit", "similar_limit", "max_semantic_buffer",
+                      "max_injection_count", "max_tokens"})
+"""Settings that bound how much is read and injected: a client run may lower them only."""
+
+
+def check_overrides(config: Any, changes: Any, *, narrow_only: bool = False) -> dict[str, Any]:
     """``changes`` to an :class:`~langgraph_memory.agent.injection.InjectionConfig`, each
-    checked against the type of the field it sets."""
+    checked against the type of the field it sets; with ``narrow_only`` (a run on a server
+    with auth), also refused when it widens what ``config`` allows."""
     if not isinstance(changes, Mapping):
         raise InvalidMemoryError("memory_config", "must be a mapping of setting to value")
     known = {f.name for f in fields(config)}
@@ -26,7 +37,19 @@ def check_overrides(config: Any, changes: Any) -> dict[str, Any]:
         if name not in known:
             raise InvalidMemoryError(f"memory_config.{name}"[:80], f"unknown setting; expected one of {sorted(known)}")
         checked[name] = _check_setting(name, value, getattr(config, name))
+        if narrow_only:
+            _check_narrows(name, checked[name], getattr(config, name))
     return checked
+
+
+def _check_narrows(name: str, value: Any, app_value: Any) -> None:
+    field_name = f"memory_config.{name}"
+    if name in _BUDGETS and value > app_value:
+        raise InvalidMemoryError(field_name, f"a run on a server with auth may lower it, not raise it above the app's {app_value}")
+    if name == "channel_scope" and app_value and not value:
+        raise InvalidMemoryError(field_name, "the app scopes memories by channel; a run on a server with auth cannot turn it off")
+    if name in ("channels", "kinds") and app_value is not None and (value is None or not set(value) <= set(app_value)):
+        raise InvalidMemoryError(field_name, f"a run on a server with auth may only choose among the app's {list(app_value)}")
 
 
 def _check_setting(name: str, value: Any, default: Any) -> Any:

@@ -29,6 +29,7 @@ from langgraph_memory.agent.injection import (
 from langgraph_memory.agent.identity import (
     DEFAULT_AGENT_ID,
     DEFAULT_AGENT_NAMESPACE,
+    authenticated_identity,
     pinned_agent_ids,
     run_user,
     with_agent_default,
@@ -152,7 +153,9 @@ class MemoryPrehook:
         namespace: namespace template; placeholders (``{user_id}``, ``{agent_id}``,
             ``{channel_id}``) are filled from the runtime context or ``configurable``.
         config: selection settings; override per run with
-            ``config["configurable"]["memory_config"] = {...field: value}``.
+            ``config["configurable"]["memory_config"] = {...field: value}``; on a server
+            with auth a run may only narrow these settings (lower limits and budgets,
+            fewer channels or kinds, ``channel_scope`` on).
         skip_sources: human-message sources that start no injection.
         should_inject: replaces the rule deciding which messages count as new input.
         agent_namespace: where the agent's ``self`` and ``goal`` memories live, shared by
@@ -206,7 +209,9 @@ class MemoryPrehook:
             return None
         scopes = self.scopes(config, context)
         overrides = ((config or {}).get("configurable") or {}).get("memory_config")
-        settings = self.config.override(overrides) if overrides else self.config
+        # On a server with auth the client sends configurable: it may narrow the app's settings only.
+        settings = self.config.override(overrides, narrow_only=authenticated_identity(config) is not None) \
+            if overrides else self.config
         if settings.channel_scope:  # the run's channel, from the runtime only
             settings = settings.replace(channel=scopes.channel)
         return ledger, burst, scopes, settings

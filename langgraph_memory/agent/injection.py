@@ -101,16 +101,20 @@ class InjectionConfig:
 
         return replace(self, **changes)
 
-    def override(self, changes: Any) -> "InjectionConfig":
+    def override(self, changes: Any, *, narrow_only: bool = False) -> "InjectionConfig":
         """These settings with ``changes`` (a mapping of field to value, e.g. a run's
         ``configurable["memory_config"]``) applied, each checked against its field.
+        ``narrow_only`` (the pre-hook sets it on a server with auth, where a client sends
+        the run's settings): a change may lower a limit or budget, drop channels or kinds
+        and turn ``channel_scope`` on, never the reverse.
 
         Raises:
-            InvalidMemoryError: an unknown field or a value of the wrong type.
+            InvalidMemoryError: an unknown field, a value of the wrong type, or with
+                ``narrow_only`` a change that widens these settings.
         """
         from langgraph_memory.agent._settings import check_overrides
 
-        return self.replace(**check_overrides(self, changes))
+        return self.replace(**check_overrides(self, changes, narrow_only=narrow_only))
 
 
 class InjectedEntry(TypedDict):
