@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 
+from langgraph_memory.store._number_words import spell_numbers
+
 # Numbers said in words or as ordinals are the same value as in digits: "third floor" = "floor 3" = "3e
 # étage", "forty" = "40". Not "one"/"un"/"une" (pronoun and article), nor "neuf" (also "new").
 NUMBERS = {w: str(n) for n, words in enumerate([
     "", "first premier premiere", "two second deux deuxieme seconde", "three third trois troisieme",
-    "four fourth quatre quatrieme", "five fifth cinq cinquieme", "six sixth sixieme", "seven seventh sept septieme",
+    "four fourth quatre quatrieme", "five fifth cinq cinquieme", "six sixth six sixieme", "seven seventh sept septieme",
     "eight eighth huit huitieme", "nine ninth neuvieme", "ten tenth dix dixieme", "eleven eleventh onze onzieme",
     "twelve twelfth douze douzieme"]) for w in words.split()}
 NUMBERS.update({w: str(n) for n, w in [(20, "twenty"), (30, "thirty"), (40, "forty"), (50, "fifty"), (60, "sixty"),
@@ -129,8 +131,67 @@ def _spell_heures(match: re.Match[str]) -> str:
         _clock((hour - 1) % 24, 45)
 
 
+# Noon and midnight are clock times ("at noon" = "at 12:00", "à midi et demie" = "à 12h30").
+_NOON = re.compile(r"\b(noon|midday|midi|midnight|minuit)(?:\s+(et demie?|et quart|moins le quart))?\b", re.IGNORECASE)
+# "14 heures 30", "quatorze heures trente": minutes after the hour.
+_HEURES_MINUTES = re.compile(rf"\b{_HOUR}\s+heures?\s+(\d{{2}}|{_NUMBER_WORDS})\b", re.IGNORECASE)
+# "à sept heures", "at seven o'clock": an hour in words.
+_WORDED_HOUR = re.compile(rf"\b(?:(à|a|vers|dès|des)\s+({_NUMBER_WORDS})\s+heures?|({_NUMBER_WORDS})\s+o['’]?\s?clock)\b",
+                          re.IGNORECASE)
+# The part of the day after an hour says am or pm: "seven in the evening", "10 at night", "sept heures du soir".
+_PART_OF_DAY = r"(in the morning|in the afternoon|in the evening|at night|du matin|de l['’]apr[eè]s-midi|du soir)"
+_HOUR_PART = re.compile(rf"\b{_HOUR}(?::(\d{{2}}))?\s+{_PART_OF_DAY}", re.IGNORECASE)
+_CLOCK_PART = re.compile(rf"\bt(\d{{2}})(\d{{2}})\s+{_PART_OF_DAY}", re.IGNORECASE)
+# A number of hours after a verb of duration is a duration, not a clock time: "dure 2h", "lasts 3 hrs".
+_DURATION = re.compile(r"\b(dure|durent|durait|duré|durée|lasts?|lasted|takes?|took|prend|prennent|pendant|for)"
+                       rf"(\s+(?:about\s+|environ\s+)?)(\d+(?:[.,]\d+)?|{_NUMBER_WORDS})\s?(?:h|hrs?|hours?|heures?)\b", re.IGNORECASE)
+# Units of time, distance, mass and volume said in several ways: one spelling each (after a number).
+_UNIT_FORMS = {
+    **dict.fromkeys("minutes minute mins min mn".split(), "minute"),
+    **dict.fromkeys("hours hour hrs hr".split(), "hour"),  # not "heures": "c'est 18 heures" is a clock time
+    **dict.fromkeys("seconds second secs sec secondes seconde".split(), "sec"),
+    **dict.fromkeys("miles mile mi".split(), "mile"),
+    **dict.fromkeys("feet foot ft".split(), "ft"),
+    **dict.fromkeys("inches inch".split(), "inch"),
+    **dict.fromkeys("ounces ounce oz".split(), "oz"),
+    **dict.fromkeys("lbs lb".split(), "lb"),
+    **dict.fromkeys("weeks week wks wk".split(), "week"),
+    **dict.fromkeys("years year yrs yr".split(), "year"),
+}
+_UNIT_FORM = re.compile(rf"\b(\d+(?:[.,]\d+)?)\s?({'|'.join(sorted(_UNIT_FORMS, key=len, reverse=True))})\b(?![:'’])",
+                        re.IGNORECASE)
+
+
+def _part_of_day(hour: int, minute: int, part: str) -> str:
+    part = part.lower()
+    late = part.endswith(("afternoon", "evening", "soir", "midi")) or (part == "at night" and hour >= 6)
+    early = part.endswith(("morning", "matin"))
+    if late and hour < 12:
+        hour += 12
+    elif early and hour == 12:
+        hour = 0
+    return _clock(hour, minute)
+
+
+def _spell_noon(match: re.Match[str]) -> str:
+    hour = 12 if match.group(1).lower() in ("noon", "midday", "midi") else 0
+    part = (match.group(2) or "").lower()
+    return _clock(hour, 30) if part.startswith("et demi") else _clock(hour, 15) if part == "et quart" else \
+        _clock((hour - 1) % 24, 45) if part else _clock(hour, 0)
+
+
+def _minutes(word: str) -> int:
+    return int(NUMBERS.get(word.lower(), word))
+
+
 def spell_values(text: str) -> str:
     """``text`` with its dates, clock times and quantities written one way (the words around them kept)."""
+    text = spell_numbers(text)
+    text = _DURATION.sub(lambda m: f"{m.group(1)}{m.group(2)}{NUMBERS.get(m.group(3).lower(), m.group(3))} hour", text)
+    text = _NOON.sub(_spell_noon, text)
+    text = _HEURES_MINUTES.sub(lambda m: _clock(_hour(m.group(1)), _minutes(m.group(2))), text)
+    text = _WORDED_HOUR.sub(lambda m: (f"{m.group(1)} {_clock(_hour(m.group(2)), 0)}" if m.group(2)
+                                       else _clock(_hour(m.group(3)), 0)), text)
     text = _ISO_DATE.sub(_spell_iso, text)
     text = _SLASHED_DATE.sub(_spell_date, text)
     text = _DAY_MONTH.sub(lambda m: f"{int(m.group(1))} month{int(m.group(2))}" if 1 <= int(m.group(1)) <= 31
@@ -139,7 +200,10 @@ def spell_values(text: str) -> str:
     text = _HEURES.sub(_spell_heures, text)
     text = _AM_PM.sub(_spell_am_pm, text)
     text = _SPOKEN_HOUR.sub(_spell_spoken, text)
+    text = _HOUR_PART.sub(lambda m: _part_of_day(_hour(m.group(1)), int(m.group(2) or 0), m.group(3)), text)
     text = _H_OR_COLON.sub(lambda m: _clock(int(m.group(1)), int(m.group(2) or m.group(3) or 0)), text)
+    text = _CLOCK_PART.sub(lambda m: _part_of_day(int(m.group(1)), int(m.group(2)), m.group(3)), text)
+    text = _UNIT_FORM.sub(lambda m: f"{m.group(1)} {_UNIT_FORMS[m.group(2).lower()]}", text)
     text = re.sub(r"\b(\d)m(\d{2})\b", r"\1.\2 m", text)  # "1m65"
     text = re.sub(r"\b(\d+)\s?x\s+(?=a|an|per|par)\b", r"\1 times ", text)  # "3x a week"
     return _QUANTITY.sub(_spell_quantity, text)
