@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["spell_numbers"]
+__all__ = ["NUMBER_WORDS", "ORDINAL_WORDS", "spell_numbers"]
 
 _UNITS = {
     **{w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
@@ -127,3 +127,7 @@ def spell_numbers(text: str) -> str:
     number ("1,200" -> "1200"); everything else kept."""
     text = _GROUPED.sub(lambda m: m.group(1) + re.sub(r"\D", "", m.group(2)), text)
     return _RUN.sub(_spell_run, text)
+
+
+NUMBER_WORDS = {w: n for w, n in _UNITS.items()}
+ORDINAL_WORDS = {w: n for w, n in _ORDINALS.items() if w not in _UNITS}

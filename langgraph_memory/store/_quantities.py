@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from langgraph_memory.store._number_words import spell_numbers
+from langgraph_memory.store._number_words import NUMBER_WORDS, ORDINAL_WORDS, spell_numbers
 
 # Numbers said in words or as ordinals are the same value as in digits: "third floor" = "floor 3" = "3e
 # étage", "forty" = "40". Not "one"/"un"/"une" (pronoun and article), nor "neuf" (also "new").
@@ -24,6 +24,10 @@ NUMBERS.update({w: str(n) for n, w in [(20, "twenty"), (30, "thirty"), (40, "for
                                        (17, "seventeen"), (18, "eighteen"), (19, "nineteen"), (13, "treize"),
                                        (14, "quatorze"), (15, "quinze"), (16, "seize"), (20, "vingt"), (30, "trente"),
                                        (40, "quarante"), (50, "cinquante"), (60, "soixante"), (100, "cent")]})
+# Every other single number word and ordinal of both languages ("thirteenth", "quatorzième", "vingtième").
+NUMBERS.update({w: str(n) for w, n in {**NUMBER_WORDS, **ORDINAL_WORDS}.items()
+                if w not in NUMBERS and w not in ("zero", "zeroth", "zeroieme", "one", "un", "une", "neuf", "unieme",
+                                                  "vingts", "cents")})
 CARDINALS = {w for w in NUMBERS if not w.endswith(("st", "nd", "rd", "th", "ieme", "ier", "iere", "ond", "onde"))}
 _ORDINAL = re.compile(r"0*(\d+)(?:st|nd|rd|th|e|er|re|ere|eme|ieme)?")
 # Months in both languages are one value ("July" = "juillet" = the 07 of "04/07/1998").

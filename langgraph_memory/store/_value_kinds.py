@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["kind_swap", "not_a_place", "number_clash", "one_word_swap", "worked_for"]
+from langgraph_memory.store._number_words import spell_numbers
+from langgraph_memory.store._quantities import CARDINALS, MONTHS, NUMBERS
+from langgraph_memory.store._wordforms import _fold
+
+__all__ = ["kind_swap", "not_a_place", "number_clash", "one_word_swap", "relation_swap", "worked_for"]
 
 _WORD = re.compile(r"\d+(?:[.,]\d+)?(?:h\d*|am|pm)?|[^\W\d_]+|[€$£¥%]", re.UNICODE)
 
@@ -47,9 +51,28 @@ _PRICED = {"costs", "cost", "coute", "coûte", "coutent", "coûtent", "paid", "p
 # "costs 6", "paid 40"
 
 
+_ORDINAL_SUFFIXES = {"st", "nd", "rd", "th", "e", "er", "re", "ere", "eme", "ieme", "ème", "ième", "ère"}
+_NOT_COUNTED = {"and", "or", "et", "ou", "of", "de", "to", "a", "at", "on", "in", "now", "today", "yesterday", "then",
+                "so", "but", "mais", "tomorrow", "maintenant", "aujourd", "hier", "demain"}
+
+
+def _numbered(text: str) -> list[str]:
+    """The words of ``text``, numbers in digits: numbers in words as their digits, an ordinal as digits and "th"."""
+    words = []
+    for w in _WORD.findall(spell_numbers(text.replace("o'clock", "oclock").replace("o’clock", "oclock"))):
+        w, plain = w.lower(), _fold(w)
+        if plain in NUMBERS and plain not in ("second", "seconde"):  # "a second job": one more; "a second": a time
+            words += [NUMBERS[plain]] if plain in CARDINALS else [NUMBERS[plain], "th"]
+        else:
+            words.append(w)
+    return words
+
+
 def _roles(text: str) -> dict[str, set[str]]:
-    """Each bare number of ``text`` and the kinds of value it is said as, where a word beside it says so."""
-    words = [w.lower() for w in _WORD.findall(text.replace("o'clock", "oclock").replace("o’clock", "oclock"))]
+    """Each bare number of ``text`` and the kinds of value it is said as, where a word beside it says so. An
+    ordinal names which one ("third marathon", or "fourth floor" = "floor 4"), a number before a thing counts
+    ("three marathons", "four floors")."""
+    words = _numbered(text)
     roles: dict[str, set[str]] = {}
     for i, w in enumerate(words):
         m = re.fullmatch(r"(\d+(?:[.,]\d+)?)(h\d*|am|pm)?", w)
@@ -58,7 +81,13 @@ def _roles(text: str) -> dict[str, set[str]]:
         number, suffix = m.group(1).replace(",", "."), m.group(2)
         before, after = words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else ""
         role = None
-        if suffix:
+        if after in _ORDINAL_SUFFIXES and not suffix:
+            noun = next((x for x in words[i + 2: i + 4] if x not in _FUNCTION), "")
+            if noun and noun not in MONTHS and noun != "of":  # "the 14th of March", "14th March": a date
+                role = f"label:{noun}" if noun in _LABELS else "ordinal"
+            elif not noun and "on" in words[max(0, i - 2): i]:  # "is on the 2nd": a day of the month
+                role = "date"
+        elif suffix:
             role = "time"
         elif after in _CURRENCIES:
             role = f"money:{_CURRENCIES[after]}"
@@ -72,6 +101,9 @@ def _roles(text: str) -> dict[str, set[str]]:
             role = "money"
         elif before in _AT:
             role = "time"
+        elif after.isalpha() and after not in _FUNCTION and after not in _NOT_COUNTED and after not in _PER \
+                and after not in MONTHS and after not in _PERIODS:
+            role = "count"
         if role:
             roles.setdefault(number, set()).add(role)
         for k in (1, 2):  # "800 a month", "600 euros par mois": a rate beside the kind
@@ -86,6 +118,12 @@ def _clash(a: set[str], b: set[str]) -> bool:
     another qualifier ("money:euro" / "money:dollar", "rate:month" / "rate:week"). A kind said without its
     qualifier ("costs 6") fits any, and a rate said on one side only is no clash."""
     kind = {r.split(":")[0] for r in a}, {r.split(":")[0] for r in b}
+    # A count says only that it is no ordinal or label: "three marathons" / "third marathon", "four floors" /
+    # "fourth floor"; beside any other kind it may be the same value ("is 30 now" / "is 30 years old").
+    if "count" in kind[0] ^ kind[1]:
+        counted, other = (kind[0], kind[1]) if "count" in kind[0] else (kind[1], kind[0])
+        return bool(other & {"ordinal", "label"}) and not counted & {"ordinal", "label"}
+    kind = kind[0] - {"count"}, kind[1] - {"count"}
     main = kind[0] - {"rate"}, kind[1] - {"rate"}
     if main[0] and main[1] and not main[0] & main[1]:
         return True
@@ -117,8 +155,19 @@ _CLASSES = {
 }
 
 
+# The two ends of a span: a word of one end for a word of the other is another value ("starts at noon" / "ends at
+# noon"); two words of one end are one ("starts" / "begins").
+_ENDS = ("start starts started begin begins began commence commences commencent debute debutent ouvre ouvrent open "
+         "opens opened", "end ends ended finish finishes finished close closes closed finit finissent termine "
+         "terminent ferme ferment")
+
+
 def kind_swap(old_words: set[str], new_words: set[str], stem) -> str | None:  # noqa: ANN001 - the caller's stemmer
     """The class of attribute word ("colour") of which old and new each say another member, or ``None``."""
+    start, end = ({stem(w) for w in words.split()} for words in _ENDS)
+    if (old_words & start and new_words & end and not old_words & end) or (
+            old_words & end and new_words & start and not old_words & start):
+        return "start / end"
     for kind, members in _CLASSES.items():
         stems = {stem(w) for w in members.split()}
         if old_words & stems and new_words & stems and (old_words & stems) != (new_words & stems):
@@ -193,3 +242,19 @@ def worked_for(new: str, old: str) -> bool:
     where, whom = {"at", "chez"}, {"for", "pour"}
     return value_new != value_old and (
         (intro_new in where and intro_old in whom) or (intro_new in whom and intro_old in where))
+
+
+# Prepositions that say how someone takes part: "works for Ayo" / "works with Ayo", "plays for" / "plays against".
+_RELATIONS = set("for with without against by pour avec sans contre par".split())
+
+
+def relation_swap(new: str, old: str) -> tuple[str, str] | None:
+    """The preposition of old that new replaces by another of how someone takes part, all else said alike ("plays
+    piano for Greta" / "with Greta"), or ``None``: another relation, never the same fact."""
+    n, o = ([w.lower() for w in _WORD.findall(t)] for t in (new, old))
+    if len(n) != len(o):
+        return None
+    differ = [(a, b) for a, b in zip(o, n) if a != b]
+    if len(differ) == 1 and differ[0][0] in _RELATIONS and differ[0][1] in _RELATIONS:
+        return differ[0]
+    return None
