@@ -188,8 +188,41 @@ def _minutes(word: str) -> int:
     return int(NUMBERS.get(word.lower(), word))
 
 
+# Quantities said as idioms: "half an hour" = "30 minutes", "un quart d'heure" = "15 minutes", "a dozen" = 12,
+# "twice a week" = "2 times a week", "deux fois par semaine" = "2 times par semaine".
+_IDIOMS = [
+    (re.compile(r"\b(?:half\s+an\s+hour|a\s+half[\s-]hour|une\s+demi[\s-]heure)\b", re.IGNORECASE), "30 minute"),
+    (re.compile(r"\b(?:an?|one)\s+hour\s+and\s+a\s+half\b", re.IGNORECASE), "90 minute"),
+    (re.compile(r"\b(?:a\s+)?quarter\s+of\s+an\s+hour\b|\bun\s+quart\s+d['’]heure\b", re.IGNORECASE), "15 minute"),
+    (re.compile(r"\b(?:three\s+quarters\s+of\s+an\s+hour|trois\s+quarts\s+d['’]heure)\b", re.IGNORECASE),
+     "45 minute"),
+    (re.compile(r"\b(?:a|one)\s+dozen\b|\bune\s+douzaine\b", re.IGNORECASE), "12"),
+    (re.compile(r"\bonce\b(?=\s+(?:a|an|per|every)\s)", re.IGNORECASE), "1 times"),
+    (re.compile(r"\btwice\b", re.IGNORECASE), "2 times"),
+    (re.compile(r"\bthrice\b", re.IGNORECASE), "3 times"),
+    (re.compile(rf"\b(\d+|{_NUMBER_WORDS})\s+fois\b", re.IGNORECASE), lambda m: f"{NUMBERS.get(m.group(1).lower(), m.group(1))} times"),
+    (re.compile(r"\bune\s+fois\b(?=\s+par\s)", re.IGNORECASE), "1 times"),
+]
+# Month names shortened beside a day number: "Mar 14", "14 Sept", "le 3 janv.": the month.
+_MONTH_SHORT = {"jan": "January", "janv": "janvier", "feb": "February", "fev": "février", "févr": "février",
+                "mar": "March", "apr": "April", "avr": "avril", "jun": "June", "jul": "July", "juil": "juillet",
+                "aug": "August", "sep": "September", "sept": "September", "oct": "October", "nov": "November",
+                "dec": "December", "déc": "décembre"}
+_SHORT = "|".join(sorted(_MONTH_SHORT, key=len, reverse=True))
+_MONTH_AFTER_DAY = re.compile(rf"\b(\d{{1,2}}(?:st|nd|rd|th|er)?)\s+({_SHORT})\b\.?", re.IGNORECASE)
+_MONTH_BEFORE_DAY = re.compile(rf"\b({_SHORT})\b\.?\s+(\d{{1,2}})\b(?!:)", re.IGNORECASE)
+
+
+def _month(word: str) -> str:
+    return _MONTH_SHORT[word.lower()]
+
+
 def spell_values(text: str) -> str:
     """``text`` with its dates, clock times and quantities written one way (the words around them kept)."""
+    for pattern, said in _IDIOMS:
+        text = pattern.sub(said, text)
+    text = _MONTH_AFTER_DAY.sub(lambda m: f"{m.group(1)} {_month(m.group(2))}", text)
+    text = _MONTH_BEFORE_DAY.sub(lambda m: f"{_month(m.group(1))} {m.group(2)}", text)
     text = spell_numbers(text)
     text = _DURATION.sub(lambda m: f"{m.group(1)}{m.group(2)}{NUMBERS.get(m.group(3).lower(), m.group(3))} hour", text)
     text = _NOON.sub(_spell_noon, text)
