@@ -18,24 +18,24 @@ __all__ = ["one_form", "spell_forms"]
 
 # Abbreviations of street types after a capitalised name ("Juniper Rd", "Elm St"): one spelling each.
 _STREETS = {"rd": "Road", "st": "Street", "str": "Street", "ave": "Avenue", "av": "Avenue", "blvd": "Boulevard",
-            "bd": "Boulevard", "bvd": "Boulevard", "ln": "Lane", "sq": "Square", "pl": "Place", "dr": "Drive",
-            "ct": "Court", "cres": "Crescent", "hwy": "Highway", "pkwy": "Parkway", "terr": "Terrace"}
+            "bd": "Boulevard", "bvd": "Boulevard", "ln": "Lane", "sq": "Square", "pl": "Place", "ct": "Court", "cres": "Crescent", "hwy": "Highway", "pkwy": "Parkway", "terr": "Terrace"}
 _STREET = re.compile(rf"\b([A-Z][\w'’-]*)\s+((?i:{'|'.join(_STREETS)}))\b\.?(?!\s+[A-Z])")
 # Common abbreviations of nouns: one spelling each.
 _ABBREVIATIONS = {
     "appt": "appointment", "appts": "appointments", "rdv": "rendez-vous", "rdvs": "rendez-vous", "bday": "birthday",
     "b-day": "birthday", "anniv": "anniversaire", "dept": "department", "govt": "government", "apt": "apartment",
-    "appart": "appartement", "tel": "téléphone", "tél": "téléphone", "mgr": "manager", "asap": "as soon as possible",
+    "appart": "appartement", "mgr": "manager", "asap": "as soon as possible",
     "approx": "approximately", "info": "information", "infos": "informations", "pic": "picture", "pics": "pictures",
-    "ppl": "people", "bro": "brother", "sis": "sister", "hubby": "husband", "doc": "doctor", "yo": "years old",
-    "y/o": "years old", "yrs old": "years old",
+    "ppl": "people", "bro": "brother", "sis": "sister", "hubby": "husband",
 }
+# "7 yo", "7 y/o", "7 y.o.": years old (only after a number: "yo" is also a greeting).
+_YEARS_OLD = re.compile(r"\b(\d+)\s*(?:yo|y/o|y\.o\.?)(?!\w)", re.IGNORECASE)
 _ABBREVIATION = re.compile(rf"(?<![\w/])({'|'.join(sorted(map(re.escape, _ABBREVIATIONS), key=len, reverse=True))})"
                            r"(?![\w/])\.?", re.IGNORECASE)
 # Naming verbs that say "is called": "goes by Maxi", "is known as", "se fait appeler", "répond au nom de".
 _NAMING = [
     (re.compile(r"\b(?:goes|go|went|going)\s+by\b(?=\s+(?:the\s+name\s+(?:of\s+)?)?[A-Z])"), "is called"),
-    (re.compile(r"\b(?:is|are|was)\s+(?:better\s+|also\s+)?known\s+as\b", re.IGNORECASE), "is called"),
+    (re.compile(r"\b(?:is|are|was)\s+(?:better\s+)?known\s+as\b(?=\s+[A-Z])"), "is called"),
     (re.compile(r"\b(?:se|s['’])\s*fai(?:t|sait)\s+appeler\b", re.IGNORECASE), "s'appelle"),
     (re.compile(r"\br[ée]pond\s+au\s+nom\s+de\b", re.IGNORECASE), "s'appelle"),
 ]
@@ -55,7 +55,7 @@ def _abbreviation(match: re.Match[str]) -> str:
 def spell_forms(text: str) -> str:
     """``text`` with its abbreviations expanded, its naming verbs said as "is called" and its name nouns one way."""
     text = _STREET.sub(lambda m: f"{m.group(1)} {_STREETS[m.group(2).lower()]}", text)
-    text = _ABBREVIATION.sub(_abbreviation, text)
+    text = _ABBREVIATION.sub(_abbreviation, _YEARS_OLD.sub(r"\1 years old", text))
     for pattern, said in _NAMING + _NAME_NOUNS:
         text = pattern.sub(said, text)
     return text
@@ -109,13 +109,28 @@ def _to_first_person(text: str) -> str:
     return re.sub(r"je\s+(?=[aeiouhéèê])", "j'", _USER.sub(said, text), flags=re.IGNORECASE)
 
 
+_FILLERS = {"oh", "ah", "well", "so", "actually", "btw", "yeah", "yes", "hey", "also", "and", "but", "ok", "okay", "now",
+            "no", "sorry", "en", "fait", "bon", "euh", "alors", "ouais", "oui", "non", "maintenant", "désormais",
+            "desormais", "d'ailleurs", "sinon", "et", "mais", "aussi", "pardon"}
+
+
+def _opening(text: str) -> str:
+    """``text`` from its subject on: leading words of talk ("oh", "actually", "en fait") set aside."""
+    words = text.split()
+    while words and words[0].lower().strip(",.;:!") in _FILLERS:
+        words.pop(0)
+    return " ".join(words[:2])
+
+
 def one_form(new: str, old: str) -> tuple[str, str]:
     """``new`` and ``old`` said in one form where they differ only in form: an acronym on one side for the
     capitalised words it stands for on the other, and the stored third person of the user on one side for the first
     person on the other (only when the other side does not also speak of "the user")."""
     new, old = _expand_acronyms(new, old), _expand_acronyms(old, new)
-    users = bool(_USER.search(new)), bool(_USER.search(old))
-    firsts = bool(_FIRST_PERSON.search(new)), bool(_FIRST_PERSON.search(old))
+    # Only where the first person is who the statement is about, its first word past words of talk ("my cat is",
+    # "oh I work", "en fait je joue"), not a statement about someone else ("Tom told me he lives in Ghent").
+    users = bool(_USER.match(_opening(new))), bool(_USER.match(_opening(old)))
+    firsts = bool(_FIRST_PERSON.match(_opening(new))), bool(_FIRST_PERSON.match(_opening(old)))
     if users == (False, True) and firsts[0] and not firsts[1]:
         old = _to_first_person(old)
     elif users == (True, False) and firsts[1] and not firsts[0]:

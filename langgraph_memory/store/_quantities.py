@@ -136,7 +136,8 @@ def _spell_heures(match: re.Match[str]) -> str:
 
 
 # Noon and midnight are clock times ("at noon" = "at 12:00", "à midi et demie" = "à 12h30").
-_NOON = re.compile(r"\b(noon|midday|midi|midnight|minuit)(?:\s+(et demie?|et quart|moins le quart))?\b", re.IGNORECASE)
+# Not "le Midi" (the south of France), "Canal du Midi": a capital there is a name.
+_NOON = re.compile(r"\b((?i:noon|midday|midnight)|midi|minuit)(?:\s+(et demie?|et quart|moins le quart))?\b")
 # "14 heures 30", "quatorze heures trente": minutes after the hour.
 _HEURES_MINUTES = re.compile(rf"\b{_HOUR}\s+heures?\s+(\d{{2}}|{_NUMBER_WORDS})\b", re.IGNORECASE)
 # "à sept heures", "at seven o'clock": an hour in words.
