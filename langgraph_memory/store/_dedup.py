@@ -16,8 +16,8 @@ from langgraph_memory.store._slot_aliases import another_item, one_more, same_sl
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
-from langgraph_memory.store._value_kinds import (kind_swap, not_a_place, number_clash, one_word_swap, relation_swap,
-                                                 worked_for)
+from langgraph_memory.store._value_kinds import (kind_swap, named_swap, not_a_place, number_clash, one_word_swap,
+                                                 relation_swap, worked_for)
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -372,7 +372,8 @@ class DedupPolicy:
             return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.
         hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"
-        hard = hard or kind_swap(old_only, new_only, _stem)  # "a red Skoda" / "a blue Skoda", "euros" / "dollars"
+        hard = hard or kind_swap(old_only, new_only, _stem) or named_swap(new, old, _stem)  # "a red Skoda" / "a blue
+        # Skoda", "euros" / "dollars", "a cat called Pippin" / "a goat named Pippin"
         small = all(len(d) <= 1 + len(t) // 4 for d, t in ((old_only, o.tokens), (new_only, n.tokens)))
         if cosine >= self.duplicate_cosine and small and not hard and not swapped:
             return out("duplicate", "paraphrase: few swapped words, high cosine", certain=False)

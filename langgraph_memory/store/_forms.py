@@ -133,6 +133,28 @@ def one_form(new: str, old: str) -> tuple[str, str]:
     firsts = bool(_FIRST_PERSON.match(_opening(new))), bool(_FIRST_PERSON.match(_opening(old)))
     if users == (False, True) and firsts[0] and not firsts[1]:
         old = _to_first_person(old)
+        new = _conjugated_as(new, old)
     elif users == (True, False) and firsts[1] and not firsts[0]:
         new = _to_first_person(new)
+        old = _conjugated_as(old, new)
     return new, old
+
+
+_FIRST_VERB = re.compile(r"\b(je\s+|j['’])([^\W\d_]+)", re.IGNORECASE)
+_IRREGULAR = {"ai": "a", "suis": "est", "vais": "va", "peux": "peut", "veux": "veut"}
+
+
+def _conjugated_as(first: str, other: str) -> str:
+    """French verbs of ``first`` after "je" in the third person where ``other`` says them so ("je fais" / "fait",
+    "je prends" / "prend", "je vis" / "vit"): the person is already read, the verb ending is the same verb."""
+    said = set(re.findall(r"[^\W\d_]+", other.lower()))
+
+    def third(match: re.Match[str]) -> str:
+        verb = match.group(2)
+        low = verb.lower()
+        for candidate in (_IRREGULAR.get(low, ""), low[:-1] + "t", low[:-1]) if low.endswith(("s", "x")) else ():
+            if candidate and candidate in said and low not in said:
+                return match.group(1) + candidate
+        return match.group(0)
+
+    return _FIRST_VERB.sub(third, first)

@@ -274,6 +274,7 @@ def _parse(text: str) -> _Parsed:
                      open_choice=bool(_OPEN_CHOICE & set(plain)))
     # "a" is an article in English, a verb in French ("a fêté ses 18 ans").
     determiners = _DETERMINERS - ({"a"} if stop is _STOP_FR else set()) | ({"s"} if stop is _STOP_EN else set())
+    shouted = text.isupper()  # "I LIVE IN PARIS": capitals say nothing there
     run: list[str] = []  # the capitalised words of the current name
     placed: set[str] = set()  # lower-case words after "to", "in", "à", "chez"...
     for i, (prev, word, s) in enumerate(zip([""] + stems, raw, stems)):
@@ -301,7 +302,9 @@ def _parse(text: str) -> _Parsed:
         if plain[i] in _PRONOUNS and not parsed.tokens:
             parsed.pronoun = True
             continue
-        if plain[i] in _NEGATION or plain[i] in stop or (plain[i] == "plus" and negated):
+        # An acronym is a name even when it spells a stopword: "works at WHO", "works in IT", "moved to the US".
+        acronym = len(word) >= 2 and word.isupper() and plain[i] not in ("ok", "i") and not shouted
+        if (plain[i] in _NEGATION or plain[i] in stop or (plain[i] == "plus" and negated)) and not acronym:
             continue
         if s == "year" and plain[i + 1: i + 2] == ["old"]:
             continue  # "45 years old": the age, said in full

@@ -15,7 +15,7 @@ from langgraph_memory.store._number_words import spell_numbers
 from langgraph_memory.store._quantities import CARDINALS, MONTHS, NUMBERS
 from langgraph_memory.store._wordforms import _fold
 
-__all__ = ["kind_swap", "not_a_place", "number_clash", "one_word_swap", "relation_swap", "worked_for"]
+__all__ = ["kind_swap", "named_swap", "not_a_place", "number_clash", "one_word_swap", "relation_swap", "worked_for"]
 
 _WORD = re.compile(r"\d+(?:[.,]\d+)?(?:h\d*|am|pm)?|[^\W\d_]+|[€$£¥%]", re.UNICODE)
 
@@ -155,19 +155,33 @@ _CLASSES = {
 }
 
 
-# The two ends of a span: a word of one end for a word of the other is another value ("starts at noon" / "ends at
-# noon"); two words of one end are one ("starts" / "begins").
-_ENDS = ("start starts started begin begins began commence commences commencent debute debutent ouvre ouvrent open "
-         "opens opened", "end ends ended finish finishes finished close closes closed finit finissent termine "
-         "terminent ferme ferment")
+# Classes of words whose groups are two values: a word of one group for a word of another is another fact ("starts
+# at noon" / "ends at noon", "studied at the WHO" / "works at WHO"); two words of one group are one ("starts" /
+# "begins").
+_GROUPS = {
+    "start / end": ("start starts started begin begins began commence commences commencent debute debutent ouvre "
+                    "ouvrent open opens opened", "end ends ended finish finishes finished close closes closed finit "
+                    "finissent termine terminent ferme ferment"),
+    "relation to a place": ("study studies studied studying etudie etudies etudiait etudiant", "<job> work works "
+                            "worked working travaille travailles travaillait bosse bossait", "teach teaches taught teaching "
+                            "enseigne enseignait", "<residence> live lives lived "
+                            "living habite habitait vit vivait"),
+}
+
+
+def _group_swap(old_words: set[str], new_words: set[str], stem) -> str | None:  # noqa: ANN001
+    for kind, groups in _GROUPS.items():
+        said = [{i for i, g in enumerate(groups) if side & {stem(w) for w in g.split()}} for side in (old_words, new_words)]
+        if said[0] and said[1] and not said[0] & said[1]:
+            return kind
+    return None
 
 
 def kind_swap(old_words: set[str], new_words: set[str], stem) -> str | None:  # noqa: ANN001 - the caller's stemmer
     """The class of attribute word ("colour") of which old and new each say another member, or ``None``."""
-    start, end = ({stem(w) for w in words.split()} for words in _ENDS)
-    if (old_words & start and new_words & end and not old_words & end) or (
-            old_words & end and new_words & start and not old_words & start):
-        return "start / end"
+    grouped = _group_swap(old_words, new_words, stem)
+    if grouped:
+        return grouped
     for kind, members in _CLASSES.items():
         stems = {stem(w) for w in members.split()}
         if old_words & stems and new_words & stems and (old_words & stems) != (new_words & stems):
@@ -204,6 +218,8 @@ _FUNCTION = set("a an the is are was were be been has have had of to in on at fo
                 "ses mon ma mes ton ta tes notre nos votre vos leur leurs ce cet cette c s".split())
 
 
+# After a negation comes what is not done: "can't drive" / "can't ski".
+_NEGATED = {"not", "t", "never", "pas", "jamais", "plus"}
 _ARTICLES = {"an": "a", "une": "un", "la": "le", "the": "le"}  # "un mâle" / "une femelle": one swap, not two
 
 
@@ -211,7 +227,7 @@ def one_word_swap(new: str, old: str) -> tuple[str, str] | None:
     """The content word of old that new replaces by another after a determiner, copula or preposition, all else
     said alike ("a long wool coat" / "a short wool coat", "takes the bus" / "takes the tram"), or ``None``. Such a
     swap is another value, never a paraphrase: the statements differ only where the fact lies."""
-    n, o = ([_ARTICLES.get(w, w) for w in (w.lower() for w in _WORD.findall(t))] for t in (new, old))
+    n, o = ([_ARTICLES.get(w, w) for w in (w.lower() for w in _WORD.findall(spell_numbers(t)))] for t in (new, old))
     if len(n) != len(o):
         return None
     differ = [i for i, (a, b) in enumerate(zip(o, n)) if a != b]  # one word for one word: the rest lines up
@@ -221,7 +237,7 @@ def one_word_swap(new: str, old: str) -> tuple[str, str] | None:
     gone, came = o[i1], n[i1]
     if gone in _FUNCTION or came in _FUNCTION or not gone.isalpha() or not came.isalpha():
         return None
-    if not i1 or not (o[i1 - 1] in _FUNCTION or o[i1 - 1].isdigit()):
+    if not i1 or not (o[i1 - 1] in _FUNCTION or o[i1 - 1] in _NEGATED or o[i1 - 1].isdigit()):
         return None  # right after its subject the word is a verb: "Ines keeps / stores her bike" says it again
     return gone, came
 
@@ -257,4 +273,20 @@ def relation_swap(new: str, old: str) -> tuple[str, str] | None:
     differ = [(a, b) for a, b in zip(o, n) if a != b]
     if len(differ) == 1 and differ[0][0] in _RELATIONS and differ[0][1] in _RELATIONS:
         return differ[0]
+    return None
+
+
+_NAMED = re.compile(r"([^\W\d_]+)\s+(?:(?:is|was|qui)\s+)?(?:called|named|nomm[ée]e?s?|pr[ée]nomm[ée]e?s?|"
+                    r"s['’]appelle|se\s+nomme|se\s+pr[ée]nomme)\s+([^\W\d_]+)", re.IGNORECASE)
+
+
+def named_swap(new: str, old: str, stem) -> tuple[str, str] | None:  # noqa: ANN001 - the caller's stemmer
+    """The thing a name is given to, where both statements give the same name to another one ("a cat called
+    Pippin" / "goat is named Pippin", "un chat qui s'appelle Moka" / "un lapin qui se nomme Moka"), or ``None``."""
+    found = [_NAMED.search(t) for t in (new, old)]
+    if not all(found):
+        return None
+    (thing_new, name_new), (thing_old, name_old) = ((m.group(1), m.group(2)) for m in found)  # type: ignore[union-attr]
+    if name_new.lower() == name_old.lower() and stem(thing_new) != stem(thing_old):
+        return thing_old, thing_new
     return None
