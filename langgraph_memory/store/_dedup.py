@@ -212,6 +212,8 @@ class DedupPolicy:
             return out("different", f"the same number, another kind of value: {clash}")
         if relation := relation_swap(new, old):  # "plays piano for Greta" / "with Greta"
             return out("different", f"another relation: {' -> '.join(relation)}")
+        if named := named_swap(new, old, _stem):  # "a cat called Pippin" / "a goat named Pippin"
+            return out("different", f"the same name for another: {' -> '.join(named)}")
         if (n.tokens & o.tokens & _WHERE_AND_WORK) and (nowhere := {not_a_place(t, _PLACE_INTROS) for t in (new, old)}) \
                 and len(nowhere) == 2:
             return out("different", f"no place or workplace: {', '.join(sorted(w for w in nowhere if w))}")
@@ -372,8 +374,7 @@ class DedupPolicy:
             return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.
         hard = (old_only | new_only) & (exact | _RELATIVES) - _STATUS  # "two sons" / "two daughters"
-        hard = hard or kind_swap(old_only, new_only, _stem) or named_swap(new, old, _stem)  # "a red Skoda" / "a blue
-        # Skoda", "euros" / "dollars", "a cat called Pippin" / "a goat named Pippin"
+        hard = hard or kind_swap(old_only, new_only, _stem)  # "a red Skoda" / "a blue Skoda", "euros" / "dollars"
         small = all(len(d) <= 1 + len(t) // 4 for d, t in ((old_only, o.tokens), (new_only, n.tokens)))
         if cosine >= self.duplicate_cosine and small and not hard and not swapped:
             return out("duplicate", "paraphrase: few swapped words, high cosine", certain=False)

@@ -52,8 +52,18 @@ def _abbreviation(match: re.Match[str]) -> str:
     return full.capitalize() if word[0].isupper() and word[1:].islower() else full
 
 
+# A relative named by a compound is another relative, one word: "mother-in-law", "step-father", "grand-mère",
+# "belle-sœur", "demi-frère" are not "mother", "father", "mère", "sœur", "frère".
+_IN_LAW = re.compile(r"\b([^\W\d_]+)[- ]in[- ]law(s?)\b", re.IGNORECASE)
+_COMPOUND_RELATIVE = re.compile(r"\b((?:[^\W\d_]+-)+)(?=(?:mother|father|mum|mom|dad|sister|brother|son|daughter|"
+                                r"parent|child|m[èe]re|p[èe]re|s(?:œ|oe)ur|fr[èe]re|fils|fille|parents?|enfant)s?\b)",
+                                re.IGNORECASE)
+
+
 def spell_forms(text: str) -> str:
     """``text`` with its abbreviations expanded, its naming verbs said as "is called" and its name nouns one way."""
+    text = _IN_LAW.sub(r"\1inlaw\2", text)
+    text = _COMPOUND_RELATIVE.sub(lambda m: m.group(1).replace("-", ""), text)
     text = _STREET.sub(lambda m: f"{m.group(1)} {_STREETS[m.group(2).lower()]}", text)
     text = _ABBREVIATION.sub(_abbreviation, _YEARS_OLD.sub(r"\1 years old", text))
     for pattern, said in _NAMING + _NAME_NOUNS:

@@ -1,7 +1,7 @@
 """Numbers said in several words, in English and French, written as digits for the dedup policy: "thirty-six" =
 "thirty six" = 36, "twelve hundred" = 1200, "quatre-vingt-dix-sept" = 97, "soixante et onze" = 71, "deux cent
 cinquante" = 250, "twenty-third" = "23rd", "vingt et unième" = "21e"; and digits grouped by thousands ("1,200",
-"1 200") as one number.
+"1 200", "1.200") as one number.
 
 Only numbers of two words or more are rewritten here (and "six", which no other word is spelled like): a single
 number word is read by ``_quantities.canonical``, which keeps "one", "un", "une" (a pronoun, an article) and "neuf"
@@ -68,8 +68,7 @@ def _value(words: list[str]) -> int | None:
 
 _WORD = r"[^\W\d_]+"
 _RUN = re.compile(rf"{_WORD}(?:(?:[\s-]+|\s+(?:and|et)[\s-]+|-et-){_WORD})*", re.IGNORECASE)
-# Not "1.200": in English that is 1.2.
-_GROUPED = re.compile(r"(?<![\d.,])(\d{1,3})((?:[,\u202f\u00a0 ]\d{3})+)(?![\d]|[.,]\d)")
+_GROUPED = re.compile(r"(?<![\d.,])(\d{1,3})((?:[,.\u202f\u00a0 ]\d{3})+)(?![\d]|[.,]\d)")
 
 
 def _spell_run(match: re.Match[str]) -> str:

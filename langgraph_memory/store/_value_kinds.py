@@ -46,7 +46,7 @@ _PER = {"a", "an", "per", "par", "each", "every", "chaque"}
 _PERIODS = {**dict.fromkeys(("day", "jour"), "day"), **dict.fromkeys(("week", "semaine"), "week"),
             **dict.fromkeys(("month", "mois"), "month"), **dict.fromkeys(("year", "an", "annee", "année"), "year"),
             **dict.fromkeys(("hour", "heure"), "hour")}
-_AT = {"at", "à", "vers", "around"}  # "at 6", "à 6", "vers 6": a time of day
+_AT = {"at", "à", "vers", "around", "until", "till", "jusqu"}  # "at 6", "à 6", "vers 6", "until 8": a time of day
 _PRICED = {"costs", "cost", "coute", "coûte", "coutent", "coûtent", "paid", "pays", "paye", "payé", "price", "prix"}
 # "costs 6", "paid 40"
 
@@ -227,10 +227,11 @@ def one_word_swap(new: str, old: str) -> tuple[str, str] | None:
     """The content word of old that new replaces by another after a determiner, copula or preposition, all else
     said alike ("a long wool coat" / "a short wool coat", "takes the bus" / "takes the tram"), or ``None``. Such a
     swap is another value, never a paraphrase: the statements differ only where the fact lies."""
-    n, o = ([_ARTICLES.get(w, w) for w in (w.lower() for w in _WORD.findall(spell_numbers(t)))] for t in (new, old))
+    n, o = ([_ARTICLES.get(w, w) for w in _numbered(t) if w != "th"] for t in (new, old))
     if len(n) != len(o):
         return None
-    differ = [i for i, (a, b) in enumerate(zip(o, n)) if a != b]  # one word for one word: the rest lines up
+    # One word for one word, the rest lines up (a function word for another is no difference: "has" / "have").
+    differ = [i for i, (a, b) in enumerate(zip(o, n)) if a != b and not (a in _FUNCTION and b in _FUNCTION)]
     if len(differ) != 1:
         return None
     i1 = differ[0]
@@ -276,7 +277,8 @@ def relation_swap(new: str, old: str) -> tuple[str, str] | None:
     return None
 
 
-_NAMED = re.compile(r"([^\W\d_]+)\s+(?:(?:is|was|qui)\s+)?(?:called|named|nomm[ée]e?s?|pr[ée]nomm[ée]e?s?|"
+_NAMED = re.compile(r"([^\W\d_]+)(?:\s+(?:de|of)\s+(?:l['’]|la\s+|le\s+|the\s+)?[^\W\d_]+|\s+d['’][^\W\d_]+)?"
+                    r"\s+(?:(?:is|was|qui)\s+)?(?:called|named|nomm[ée]e?s?|pr[ée]nomm[ée]e?s?|"
                     r"s['’]appelle|se\s+nomme|se\s+pr[ée]nomme)\s+([^\W\d_]+)", re.IGNORECASE)
 
 
