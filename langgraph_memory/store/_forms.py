@@ -27,7 +27,21 @@ _ABBREVIATIONS = {
     "appart": "appartement", "mgr": "manager", "asap": "as soon as possible",
     "approx": "approximately", "info": "information", "infos": "informations", "pic": "picture", "pics": "pictures",
     "ppl": "people", "bro": "brother", "sis": "sister", "hubby": "husband",
+    # Clipped words said for the whole word, English and French.
+    "tv": "television", "telly": "television", "télé": "télévision", "fridge": "refrigerator",
+    "frigo": "réfrigérateur", "photo": "photograph", "photos": "photographs", "exam": "examination",
+    "exams": "examinations", "maths": "mathematics", "math": "mathematics", "uni": "university", "lab": "laboratory",
+    "ad": "advertisement", "advert": "advertisement", "e-mail": "email", "courriel": "email", "prof": "professeur",
+    "profs": "professeurs", "ado": "adolescent", "ados": "adolescents", "resto": "restaurant", "restos": "restaurants",
+    "ciné": "cinéma", "kiné": "kinésithérapeute", "petit-déj": "petit-déjeuner", "aprèm": "après-midi",
+    "aprem": "après-midi", "vacs": "vacances", "gamin": "enfant", "gamins": "enfants",
 }
+# "was born on March 3" says the birthday: "my birthday is on March 3", "est née le 3 mars" / "son anniversaire est
+# le 3 mars" (only with a day after it: "born in Paris" says where).
+_BORN = [
+    (re.compile(r"\b(?:was|were|is|am)\s+born\s+on\b(?=\s+(?:the\s+)?(?:\d|[A-Z]))"), "birthday is on"),
+    (re.compile(r"\b(?:est|suis|es)\s+n[ée]e?s?\s+le\b(?=\s+(?:\d|1er|premier))", re.IGNORECASE), "anniversaire est le"),
+]
 # "7 yo", "7 y/o", "7 y.o.": years old (only after a number: "yo" is also a greeting).
 _YEARS_OLD = re.compile(r"\b(\d+)\s*(?:yo|y/o|y\.o\.?)(?!\w)", re.IGNORECASE)
 _ABBREVIATION = re.compile(rf"(?<![\w/])({'|'.join(sorted(map(re.escape, _ABBREVIATIONS), key=len, reverse=True))})"
@@ -66,7 +80,7 @@ def spell_forms(text: str) -> str:
     text = _COMPOUND_RELATIVE.sub(lambda m: m.group(1).replace("-", ""), text)
     text = _STREET.sub(lambda m: f"{m.group(1)} {_STREETS[m.group(2).lower()]}", text)
     text = _ABBREVIATION.sub(_abbreviation, _YEARS_OLD.sub(r"\1 years old", text))
-    for pattern, said in _NAMING + _NAME_NOUNS:
+    for pattern, said in _NAMING + _NAME_NOUNS + _BORN:
         text = pattern.sub(said, text)
     return text
 

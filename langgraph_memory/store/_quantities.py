@@ -204,6 +204,19 @@ _IDIOMS = [
     (re.compile(rf"\b(\d+|{_NUMBER_WORDS})\s+fois\b", re.IGNORECASE), lambda m: f"{NUMBERS.get(m.group(1).lower(), m.group(1))} times"),
     (re.compile(r"\bune\s+fois\b(?=\s+par\s)", re.IGNORECASE), "1 times"),
 ]
+# A percentage and a sum of money said with a symbol, a code or a word: one spelling each ("50%" = "50 per cent",
+# "$800" = "800 USD" = "800 dollars", "€40" = "40€" = "40 EUR" = "40 euros", "£30" = "30 GBP" = "30 quid").
+_PERCENT = re.compile(rf"\b(\d+(?:[.,]\d+)?|{_NUMBER_WORDS})\s?(?:%|per\s?cent\b|pour\s?cents?\b|pourcents?\b)", re.IGNORECASE)
+_SYMBOLS = {"$": "dollars", "€": "euros", "£": "pounds"}
+_SYMBOL_BEFORE = re.compile(r"([$€£])\s?(\d+(?:[.,]\d+)?)")
+_SYMBOL_AFTER = re.compile(r"(\d+(?:[.,]\d+)?)\s?([$€£])")
+_CODES = re.compile(r"(\d+(?:[.,]\d+)?)\s?(USD|EUR|GBP|bucks|quid)\b", re.IGNORECASE)
+_CODE_WORDS = {"usd": "dollars", "bucks": "dollars", "eur": "euros", "gbp": "pounds", "quid": "pounds"}
+# Weekdays shortened after "on", "every", "next", "this", "last": "on Fri" = "on Friday".
+_WEEKDAY_SHORT = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "thu": "Thursday",
+                  "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday"}
+_WEEKDAY = re.compile(rf"\b(on|every|next|this|last)\s+({'|'.join(sorted(_WEEKDAY_SHORT, key=len, reverse=True))})\b\.?"
+                      r"(?!\s*[-'’])", re.IGNORECASE)
 # Month names shortened beside a day number: "Mar 14", "14 Sept", "le 3 janv.": the month.
 _MONTH_SHORT = {"jan": "January", "janv": "janvier", "feb": "February", "fev": "février", "févr": "février",
                 "mar": "March", "apr": "April", "avr": "avril", "jun": "June", "jul": "July", "juil": "juillet",
@@ -222,6 +235,11 @@ def spell_values(text: str) -> str:
     """``text`` with its dates, clock times and quantities written one way (the words around them kept)."""
     for pattern, said in _IDIOMS:
         text = pattern.sub(said, text)
+    text = _PERCENT.sub(lambda m: f"{NUMBERS.get(m.group(1).lower(), m.group(1))} percent", text)
+    text = _SYMBOL_BEFORE.sub(lambda m: f"{m.group(2)} {_SYMBOLS[m.group(1)]}", text)
+    text = _SYMBOL_AFTER.sub(lambda m: f"{m.group(1)} {_SYMBOLS[m.group(2)]}", text)
+    text = _CODES.sub(lambda m: f"{m.group(1)} {_CODE_WORDS[m.group(2).lower()]}", text)
+    text = _WEEKDAY.sub(lambda m: f"{m.group(1)} {_WEEKDAY_SHORT[m.group(2).lower()]}", text)
     text = _MONTH_AFTER_DAY.sub(lambda m: f"{m.group(1)} {_month(m.group(2))}", text)
     text = _MONTH_BEFORE_DAY.sub(lambda m: f"{_month(m.group(1))} {m.group(2)}", text)
     text = spell_numbers(text)

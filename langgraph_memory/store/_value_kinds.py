@@ -59,6 +59,7 @@ _NOT_COUNTED = {"and", "or", "et", "ou", "of", "de", "to", "a", "at", "on", "in"
 def _numbered(text: str) -> list[str]:
     """The words of ``text``, numbers in digits: numbers in words as their digits, an ordinal as digits and "th"."""
     words = []
+    text = re.sub(r"\bp(?:er|our)\s+cents?\b", "percent", text, flags=re.IGNORECASE)  # "3 per cent", "3 pour cent"
     for w in _WORD.findall(spell_numbers(text.replace("o'clock", "oclock").replace("o’clock", "oclock"))):
         w, plain = w.lower(), _fold(w)
         if plain in NUMBERS and plain not in ("second", "seconde"):  # "a second job": one more; "a second": a time
@@ -182,6 +183,10 @@ def kind_swap(old_words: set[str], new_words: set[str], stem) -> str | None:  # 
     grouped = _group_swap(old_words, new_words, stem)
     if grouped:
         return grouped
+    # A compound holding the other word is another thing: "bikes" / "motorbikes", "ball" / "football".
+    if any(len(a) >= 3 and len(b) > len(a) + 2 and (b.endswith(a) or b.startswith(a))
+           for x, y in ((old_words, new_words), (new_words, old_words)) for a in x for b in y if a[0] != "<"):
+        return "compound"
     for kind, members in _CLASSES.items():
         stems = {stem(w) for w in members.split()}
         if old_words & stems and new_words & stems and (old_words & stems) != (new_words & stems):
