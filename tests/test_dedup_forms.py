@@ -68,6 +68,14 @@ SAME_FACT = [
     ("Ulla can't drive", "ulla cannot drive"),
     ("Ulla's mum is a pilot", "ulla's mother is a pilot"),
     ("Ulla's favourite colour is mauve", "ulla's favorite color is mauve"),
+    # percentages, money, short weekdays, "born on", clipped words
+    ("Ulla's loan is at 6%", "ulla's loan is at 6 per cent"),
+    ("Ulla's sofa cost $1,400", "ulla's sofa cost 1400 dollars"),
+    ("Le canapé d'Ulla a coûté 700€", "le canapé d'ulla a coûté 700 EUR"),
+    ("Ulla rows on Tues", "ulla rows on Tuesday"),
+    ("Ulla was born on 2 May", "ulla's birthday is on 2 May"),
+    ("Ulla watches TV at night", "ulla watches television at night"),
+    ("Ulla's exam is on Monday", "ulla's examination is on Monday"),
 ]
 
 # (old, new): the form hides another value, or another owner.
@@ -101,6 +109,12 @@ ANOTHER_FACT = [
     ("Ulla is called Lulu", "ulla's boat is called Lulu"),
     ("Ulla sleeps 8 hours", "ulla sleeps until 8"),
     ("User has two cats", "I have 2 dogs"),
+    ("Ulla's loan is at 6%", "ulla's loan is at 6"),
+    ("Ulla's sofa cost $1,400", "ulla's sofa cost £1,400"),
+    ("Ulla rows on Tues", "ulla rows on Thursday"),
+    ("Ulla was born on 2 May", "ulla's son was born on 2 May"),
+    ("Ulla repairs bikes", "ulla repairs motorbikes"),
+    ("Ulla teaches maths", "ulla's son teaches mathematics"),
 ]
 
 
