@@ -99,6 +99,14 @@ def _spell_run(match: re.Match[str]) -> str:
             out.append("".join(r for r, _ in run))
         run.clear()
 
+    def close() -> None:
+        """Write the current run out; its trailing separators go back to the text."""
+        tail = []
+        while run and not run[-1][1].strip(" -"):
+            tail.append(run.pop()[0])
+        flush()
+        out.extend(reversed(tail))
+
     for piece in raw:
         folded = _fold(piece)
         is_number = folded in _UNITS or folded in _SCALES or folded in _ORDINALS
@@ -106,19 +114,10 @@ def _spell_run(match: re.Match[str]) -> str:
             run.append((piece, folded))
             continue
         if run:
-            # Trailing separators go back to the text.
-            tail = []
-            while run and not run[-1][1].strip(" -"):
-                tail.append(run.pop()[0])
-            flush()
-            out.extend(reversed(tail))
+            close()
         out.append(piece)
     if run:
-        tail = []
-        while run and not run[-1][1].strip(" -"):
-            tail.append(run.pop()[0])
-        flush()
-        out.extend(reversed(tail))
+        close()
     return "".join(out)
 
 
