@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, same_word
+from langgraph_memory.store._forms import one_form
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
-from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash, one_word_swap, worked_for
+from langgraph_memory.store._value_kinds import (kind_swap, named_swap, not_a_place, number_clash, one_word_swap,
+                                                 relation_swap, worked_for)
 
 __all__ = ["DedupDecision", "DedupJudge", "DedupPolicy", "DedupVerdict", "LLMDedupJudge", "subject_probe"]
 
@@ -201,12 +203,17 @@ class DedupPolicy:
         ns, os_ = {_stem(s) for s in new_subjects}, {_stem(s) for s in old_subjects}
         if ns and os_ and not ns & os_:
             return out("different", "different subjects")
+        new, old = one_form(new, old)  # "UK" / "United Kingdom", "I work" / "User works": one form (store/_forms.py)
         n, o = _parse(new), _parse(old)
         # The same number said as another kind of value ("at 6" / "costs 6 euros", "800 euros" / "800 dollars"),
         # or a place or workplace slot filled with no place ("lives in fear", "travaille chez lui"): another fact.
         clash = number_clash(new, old)
         if clash:
             return out("different", f"the same number, another kind of value: {clash}")
+        if relation := relation_swap(new, old):  # "plays piano for Greta" / "with Greta"
+            return out("different", f"another relation: {' -> '.join(relation)}")
+        if named := named_swap(new, old, _stem):  # "a cat called Pippin" / "a goat named Pippin"
+            return out("different", f"the same name for another: {' -> '.join(named)}")
         if (n.tokens & o.tokens & _WHERE_AND_WORK) and (nowhere := {not_a_place(t, _PLACE_INTROS) for t in (new, old)}) \
                 and len(nowhere) == 2:
             return out("different", f"no place or workplace: {', '.join(sorted(w for w in nowhere if w))}")
@@ -258,7 +265,7 @@ class DedupPolicy:
             return out("correction", "same statement, opposite polarity")
         if one_more(new, old):  # "a second recital is April 12" beside "the recital is on the 2nd of April"
             return out("different", "new speaks of one more", certain=False)
-        if not old_only and n.past != o.past and not n.ended and (n.when or o.when):
+        if not old_only and n.past != o.past and not n.ended and (n.when or o.when or "used" in new_only):
             return out("different", "a past fact beside a present one")  # "was on May 4 last year" / "is on May 4"
         if not old_only:
             if all(t[0] == "<" for t in new_only):  # e.g. "est infirmière" -> "travaille comme infirmière"

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from langgraph_memory.store._changes import _DETERMINERS, _change
+from langgraph_memory.store._forms import spell_forms
 from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _SYNONYMS, _TIME, _fold, _plain, _stem, _words
 
@@ -120,6 +121,7 @@ _CHANGING = _plain("moved relocated demenage demenagee installe installee emmena
 _TITLES = _plain("dr mr mrs ms docteur maitre mme madame monsieur")
 # A past fact is another fact than a present one ("worked at Canon" / "works at Nikon", "a habité à Metz"):
 # past forms of the residence and job verbs, "used to", and a past copula.
+_FIRST_OWNERS = _plain("my mon ma mes our notre nos")
 _OWNERS = _plain("my his her our their your mon ma mes son sa ses ton ta tes notre nos votre vos leur leurs")
 _PAST_EN = _plain("lived worked resided was were")
 _PAST_FR = _plain("habitait vivait travaillait bossait etait habitaient vivaient travaillaient")
@@ -207,7 +209,9 @@ def _named(word: str) -> bool:
 
 
 def _spelled(text: str) -> str:
-    text = re.sub(r"n['’]t\b", " not", text)
+    text = re.sub(r"\b(ca|wo)n['’]t\b|\bcannot\b", lambda m: {"ca": "can", "wo": "will"}.get(m.group(1) or "", "can") + " not",
+                  text, flags=re.IGNORECASE)  # "can't" = "cannot" = "can not", "won't" = "will not"
+    text = re.sub(r"n['’]t\b", " not", spell_forms(text))
     text = re.sub(r"\b(he|she|it|that|there|what|who)['’]s\b", r"\1 is", text, flags=re.IGNORECASE)
     # A second-hand thing is a used one ("second" would read as the number 2).
     text = re.sub(r"\b(?:second[- ]?hand|pre-?owned)\b", "used", text, flags=re.IGNORECASE)
@@ -251,6 +255,8 @@ def _parse(text: str) -> _Parsed:
         # Another owner inside the head: "my son's school" is not "my school" (but "Marie's" is a name).
         or (stems[i + 1: i + 2] == ["s"] and raw[i][:1].islower())
         or (i >= 2 and plain[i - 2] in ("de", "d", "of") and plain[i - 1] in _OWNERS)  # "la voiture de mon frère"
+        # A relative of the speaker said at the head of the statement: "my brother works as", "ma fille joue".
+        or (i == 1 and plain[0] in _FIRST_OWNERS)
         or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
         or (i >= 3 and plain[i - 1] in ("new", "nouveau", "nouvelle") and plain[i - 2] in ("a", "un", "une")
             and plain[i - 3] in ("has", "have", "had", "a"))
@@ -268,6 +274,7 @@ def _parse(text: str) -> _Parsed:
                      open_choice=bool(_OPEN_CHOICE & set(plain)))
     # "a" is an article in English, a verb in French ("a fêté ses 18 ans").
     determiners = _DETERMINERS - ({"a"} if stop is _STOP_FR else set()) | ({"s"} if stop is _STOP_EN else set())
+    shouted = text.isupper()  # "I LIVE IN PARIS": capitals say nothing there
     run: list[str] = []  # the capitalised words of the current name
     placed: set[str] = set()  # lower-case words after "to", "in", "à", "chez"...
     for i, (prev, word, s) in enumerate(zip([""] + stems, raw, stems)):
@@ -295,7 +302,9 @@ def _parse(text: str) -> _Parsed:
         if plain[i] in _PRONOUNS and not parsed.tokens:
             parsed.pronoun = True
             continue
-        if plain[i] in _NEGATION or plain[i] in stop or (plain[i] == "plus" and negated):
+        # An acronym is a name even when it spells a stopword: "works at WHO", "works in IT", "moved to the US".
+        acronym = len(word) >= 2 and word.isupper() and plain[i] not in ("ok", "i") and not shouted
+        if (plain[i] in _NEGATION or plain[i] in stop or (plain[i] == "plus" and negated)) and not acronym:
             continue
         if s == "year" and plain[i + 1: i + 2] == ["old"]:
             continue  # "45 years old": the age, said in full

@@ -19,7 +19,9 @@ def _stem(word: str) -> str:
     if bare != w:  # swimming -> swimm -> swim, planned -> plan (not "ll", "ss": called, passed)
         bare = re.sub(r"^(.{2,})([b-df-hj-kmnp-rt-y])\2$", r"\1\2", bare)
     w = re.sub(r"^(.{3,})s$", r"\1", bare)
-    return re.sub(r"^(.{3,}?)e+$", r"\1", w)
+    w = re.sub(r"^(.{3,}?)e+$", r"\1", w)
+    # British and American spellings are one word: colour/color, organise/organize, analyse/analyze.
+    return re.sub(r"^(.{3,})our$", r"\1or", re.sub(r"^(.{4,}[iy])z$", r"\1s", w))
 
 
 def _words(text: str) -> set[str]:
@@ -72,4 +74,7 @@ _SYNONYMS = {_stem(word): _stem(same) for same, words in (
     ("child", "children kid kids"), ("enfant", "gosse gosses"), ("football", "foot soccer"),
     ("bought", "buy buys purchased purchase purchases"), ("achete", "achat"), ("day", "daily"), ("week", "weekly"),
     ("month", "monthly"), ("night", "nightly"),
+    # A relative said familiarly is the same relative: "my mum" / "my mother", "sa maman" / "sa mère".
+    ("mother", "mom mum mommy mummy mama"), ("father", "dad daddy"), ("mere", "maman"), ("pere", "papa"),
+    ("grandmother", "grandma granny gran nana"), ("grandfather", "grandpa granddad grandad"),
 ) for word in words.split()}
