@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from langgraph_memory.store._change_verbs import (BACK_EN, INSTEAD_OF_IT, MOVE_EN, MOVE_FR, PARTICLES, RETURN_EN,
+                                                  RETURN_FR, START_EN, START_FR, STOP_EN, STOP_FR, STOP_PARTICLES,
+                                                  SWITCH_EN, SWITCH_FR)
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _plain, _stem
 
 # The change structure of a correction. What a statement says has ended: the object of a stop verb
@@ -20,27 +23,29 @@ _STOP_VERBS = _plain("stopped stop stops quit quits quitting sold sell sells dro
                      "arretee arretes arreter vendu vendue vendus abandonne abandonnee lache lachee remplace "
                      "remplacee left quitte quittee traded swapped exchanged echange echangee troque troquee "
                      "demissionne demissionnee cancelled canceled resilie resiliee drop drops dropping leaving "
-                     "ditched ditching")
+                     "ditched ditching") | STOP_EN | STOP_FR  # every inflection: store/_change_verbs.py
 # A stop verb with its particle: "traded in the golf", "resigned from Airbus", "sold off the boat".
 _STOP_PAIRS = {("gave", "up"), ("given", "up"), ("give", "up"), ("laisse", "tomber"), ("laissee", "tomber"),
                ("got", "rid"), ("traded", "in"), ("trade", "in"), ("resigned", "from"), ("sold", "off"),
-               ("gave", "away")}
+               ("gave", "away")} | {(verb, particle) for verb, particles in STOP_PARTICLES.items()
+                                    for particle in particles}
 _INSTEAD = [("instead", "of"), ("in", "place", "of"), ("rather", "than"), ("plutot", "que"), ("plutot", "qu"),
             *((*head, de) for head in (("a", "la", "place"), ("au", "lieu")) for de in ("de", "d", "du"))]
 # Starting the replacement is part of the change, not another fact: "stopped tennis and started padel".
 _START_VERBS = _plain("started start starts began begun bought buys adopted took taken picked got joined opened "
-                      "rejoint ouvert pris commence commencee mis mise achete achetee adopte adoptee up")
+                      "rejoint ouvert pris commence commencee mis mise achete achetee adopte adoptee up") \
+    | START_EN | START_FR
 # Verbs of choosing say no more than the choice: "we're going with MySQL instead", "on prend MySQL au lieu de".
 _CHOICE_VERBS = _plain("use uses using used utilise utiliser utilisons utilisent prend prendre prenons prennent "
                        "choose chose chosen choisi choisit choisir pick go going went opted opt settled retenu")
 # A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
 CHOICE_STEMS = {_stem(w) for w in _CHOICE_VERBS}
 _SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee migrated migrate migre migree "
-                       "migrer bascule basculee basculer basculons upgraded downgraded")
+                       "migrer bascule basculee basculer basculons upgraded downgraded") | SWITCH_EN | SWITCH_FR
 # Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday". These verbs give
 # a new value only when it is a time: "got pushed to 8pm", "a été décalée au jeudi".
 _MOVE_VERBS = _plain("moved move moving relocated demenage pushed postponed rescheduled delayed bumped decale decalee reporte "
-                     "reportee avance avancee")
+                     "reportee avance avancee") | MOVE_EN | MOVE_FR
 _FROM = ("from", "off", "de", "du", "d")  # "migrated off X onto Y"
 _TO_AFTER_FROM = ("to", "onto", "vers", "a", "au")
 # "passer de X à Y", "on passe de Slack à Mattermost": X ends, Y is the new value.
@@ -60,6 +65,8 @@ class _Change:
     passed_to_name: bool = False
     # What a switch changed without naming the new value: "switched banks", "a changé de médecin" (one of them).
     role: str | None = None
+    # What a switch moved to a new value: "converting the ingestion service to rust", "on passe le front sur svelte".
+    moved: set[str] = field(default_factory=set)
 
 
 def _object(plain: list[str], start: int) -> int | None:
@@ -101,6 +108,41 @@ def _target(plain: list[str], stems: list[str], k: int) -> set[str]:
     return set(words)
 
 
+_BACK = ("to", "on", "onto")
+_BACK_FR = ("a", "au", "aux", "sur", "vers")
+# Where an object moved by a switch goes: "to rust", "over to backblaze", "in react", "sur svelte", "vers pcloud".
+_MOVED_TO = ("to", "onto", "into", "in", "vers", "sur", "a", "au", "aux", "en")
+_OF = ("of", "de", "d", "du")  # inside an object: "la base de données"
+
+
+def _back_to(plain: list[str], i: int) -> int | None:
+    """Where the value starts after a verb of going back ("went back to", "reverted to", "est revenue à"), or
+    ``None``."""
+    word, nxt = plain[i], plain[i + 1: i + 2]
+    if word in BACK_EN and nxt == ["back"] and plain[i + 2: i + 3] and plain[i + 2] in _BACK:
+        return i + 3
+    if (word in RETURN_EN and nxt == ["to"]) or (word in RETURN_FR and nxt and nxt[0] in _BACK_FR):
+        return i + 2
+    return None
+
+
+def _moved_object(plain: list[str], stems: list[str], values: list[bool], i: int) -> tuple[int, int] | None:
+    """Where the object of a switch verb at ``i`` starts, and where the word saying where it went stands: "converting
+    [the ingestion service] [to] rust". The object is a thing said in lower case (a name there is the old value:
+    "migrated Jenkins to ..."), not a time ("passe la soirée chez Marc" is a visit)."""
+    j = _object(plain, i + 1)
+    if j is None or j == i + 1 or values[j] or stems[j] in _TIME:
+        return None
+    for m in range(j + 1, min(len(plain), j + 5)):
+        if plain[m] in _MOVED_TO and m + 1 < len(plain):
+            return j, m
+        if plain[m] in PARTICLES or plain[m] in _OF:
+            continue
+        if plain[m] in _STOPWORDS or values[m]:
+            return None
+    return None
+
+
 def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
     """The change structure of one statement (see :data:`_STOP_VERBS`)."""
     change = _Change()
@@ -118,10 +160,10 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 k = None if k is None or stems[k] in _TIME else k
                 change.ended.add(stems[j if k is None else k])
                 # "a arrêté la boxe pour le judo", "quit tennis for padel": what comes instead.
-                for_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in ("for", "pour", "par", "with",
-                                                                                          "contre")),
-                            None)
+                for_ = next((m for m in range(j + 1, min(n, j + 4)) if plain[m] in INSTEAD_OF_IT), None)
                 to = _object(plain, for_ + 1) if for_ is not None else None
+                if to is not None:  # "swapped ansible out for terraform": the particle is the verb's
+                    change.skip |= {m for m in range(j + 1, for_ + 1) if plain[m] in PARTICLES | INSTEAD_OF_IT}
                 change.target |= _target(plain, stems, to) if to is not None else set()
                 # "left the call centre and drives a taxi now", "left austin, he's in denver": the clause after
                 # "and" or a new subject is what came instead.
@@ -161,6 +203,22 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
                 change.switch, change.target = True, change.target | _target(plain, stems, _skip_to(plain, to + 1))
         # "went over to iPhone", "is going over to Linux": a switch said with a verb of going.
         over = word in ("went", "gone", "going", "go", "goes") and plain[i + 1: i + 3] == ["over", "to"]
+        # "went back to windows", "switched back to Android", "reverted to Jira", "on est revenus à Jira": back to an
+        # earlier value, which follows.
+        back = _back_to(plain, i)
+        if back:
+            change.skip |= set(range(i, back))
+            change.switch, change.target = True, change.target | _target(plain, stems, _skip_to(plain, back))
+            continue
+        # "converting the ingestion service to rust", "on passe le front sur svelte", "moved the backups over to
+        # backblaze": the object changed, and its new value.
+        moved = _moved_object(plain, stems, values, i) if word in _SWITCH_VERBS | _MOVE_VERBS | _PASS_VERBS else None
+        if moved is not None and not any(plain[m] in _FROM for m in range(i + 1, moved[1])):
+            j, to = moved
+            change.skip |= {i} | {m for m in range(j + 1, to + 1) if plain[m] in PARTICLES or m == to}
+            change.moved |= {stems[m] for m in range(j, to) if plain[m] not in _STOPWORDS | PARTICLES}
+            change.switch, change.target = True, change.target | _target(plain, stems, _skip_to(plain, to + 1))
+            continue
         if word in _SWITCH_VERBS or word in _MOVE_VERBS or passed or over:
             # "from X (over) to Y", "de X vers Y": X ends, Y is the new value. (French "de" only with a "vers" /
             # "à" after it: "a changé de boulot" names no old value.)
@@ -182,7 +240,8 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
             if word in _SWITCH_VERBS and not both and given and not timed and not values[k] and (
                     k == i + 1 and plain[k].endswith("s") or plain[i + 1: i + 2] in (["de"], ["d"]) and k == i + 2):
                 change.role = stems[k]
-                change.skip.add(i)
+                if plain[i + 1: i + 2] not in (["de"], ["d"]):  # "a changé de métier": "changé" stays a cue
+                    change.skip.add(i)
                 continue
             if timed or (given and (word not in _MOVE_VERBS or both)):
                 change.switch = True

@@ -223,7 +223,7 @@ class DedupPolicy:
             # The same subject: a shared name, or new's first word is old's leading name ("mathis a demenage").
             # Or new says that what old names has ended ("we migrated off digitalocean onto Hetzner").
             same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead) \
-                or any(same_word(t, e) for e in n.ended for t in o.values)
+                or any(same_word(t, e) for e in n.ended for t in o.values) or bool(n.moved & o.tokens)
             if not same:
                 return out("different", f"below candidate floor {self.candidate_floor:.2f}, another subject")
             verdict, certain = self._lexical(new, old, self.candidate_floor, new_subjects, old_subjects)
@@ -260,6 +260,8 @@ class DedupPolicy:
             return out("different", "new speaks of one more", certain=False)
         if not old_only and n.past != o.past and not n.ended and (n.when or o.when):
             return out("different", "a past fact beside a present one")  # "was on May 4 last year" / "is on May 4"
+        if not old_only and new_only and n.additive and not o.additive:  # "gets up at 7" / "also at 7 on sundays"
+            return out("different", "new says a fact beside old's", certain=False)
         if not old_only:
             if all(t[0] == "<" for t in new_only):  # e.g. "est infirmière" -> "travaille comme infirmière"
                 return out("duplicate", "same content words")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
+from langgraph_memory.store._change_verbs import spoken_cues
 from langgraph_memory.store._changes import _DETERMINERS, _change
 from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _SYNONYMS, _TIME, _fold, _plain, _stem, _words
@@ -172,6 +173,7 @@ class _Parsed:
     # Old left a choice open: "hesitates between Lyon and Lille", "a flat in Leith or Portobello".
     open_choice: bool = False
     located: bool = False  # the last copula says where: "is in Galway", "is at KPMG", "est chez Free"
+    moved: set[str] = field(default_factory=set)  # what a switch moved: "converting the ingestion service to rust"
 
 
 def _when(plain: list[str], stems: list[str], changing: bool) -> tuple[set[int], bool]:
@@ -223,7 +225,7 @@ def _spelled(text: str) -> str:
     # "in the end", "au final", "en fin de compte" say what "finally" says.
     text = re.sub(r"\b(?:in the end|at the end of the day)\b", "finally", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:au final|en fin de compte|finalement)\b", "finalement", text, flags=re.IGNORECASE)
-    return spell_values(text)
+    return spell_values(spoken_cues(text))
 
 
 @lru_cache(maxsize=4096)  # a write parses its text once per candidate; stored texts recur
@@ -264,7 +266,7 @@ def _parse(text: str) -> _Parsed:
                      passed_to_name=change.passed_to_name,
                      target=change.target, additive=bool(_ADDITIVE & set(plain)) or any(
                          pair in _ADDITIVE_PAIRS for pair in zip(plain, plain[1:])), past=past,
-                     coordinated=bool({"and", "et", "&"} & set(plain)), role=change.role,
+                     coordinated=bool({"and", "et", "&"} & set(plain)), role=change.role, moved=change.moved,
                      open_choice=bool(_OPEN_CHOICE & set(plain)))
     # "a" is an article in English, a verb in French ("a fêté ses 18 ans").
     determiners = _DETERMINERS - ({"a"} if stop is _STOP_FR else set()) | ({"s"} if stop is _STOP_EN else set())
@@ -359,7 +361,7 @@ def subject_probe(text: str, subjects: Sequence[str] = ()) -> str | None:
     parsed = _parse(text)
     slots = parsed.tokens & _EXCLUSIVE
     # Who, and what it says has ended: "migrated off digitalocean" reaches "hosting is on DigitalOcean".
-    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names | parsed.ended] + list(subjects)
+    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names | parsed.ended | parsed.moved] + list(subjects)
     if not who and parsed.first and parsed.first[0].isalpha() and parsed.first not in _SLOT_OF:
         who = [w for w in _TOKEN.findall(text) if _stem(w) == parsed.first][:1]  # "mathis a demenage ..."
     if not who or not (slots or parsed.update or parsed.negated or parsed.ended or parsed.switch):
