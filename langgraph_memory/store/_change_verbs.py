@@ -113,6 +113,9 @@ START_FR: set[str] = _fr_er("commencer") | _fr_er("acheter") | _fr_er("adopter")
     "rejoint rejoins rejoindre ouvert ouvre pris prise prend prends prenons prennent mis mise mises met mets "
     "mettons mettent mettre repris reprise reprend reprends reprenons reprennent reprendre")
 
+# Whoever provides what one uses: one at a time for a given service.
+PROVIDERS = _words("provider supplier carrier insurer operator bank host fournisseur operateur assureur banque "
+                   "mutuelle hebergeur")
 # Time words of change said in several words: what "now" / "maintenant" says, and read as that cue ("from now on the
 # standup's at 10", "ces temps-ci", "à partir de maintenant", "de nos jours").
 _NOW_EN = re.compile(r"\b(?:from now on|from here on(?: in)?|going forward|as of (?:now|today)|of late|"

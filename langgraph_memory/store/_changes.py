@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from langgraph_memory.store._change_verbs import (BACK_EN, INSTEAD_OF_IT, MOVE_EN, MOVE_FR, PARTICLES, RETURN_EN,
+from langgraph_memory.store._change_verbs import (PROVIDERS, BACK_EN, INSTEAD_OF_IT, MOVE_EN, MOVE_FR, PARTICLES, RETURN_EN,
                                                   RETURN_FR, START_EN, START_FR, STOP_EN, STOP_FR, STOP_PARTICLES,
                                                   SWITCH_EN, SWITCH_FR)
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _plain, _stem
@@ -40,6 +40,9 @@ _CHOICE_VERBS = _plain("use uses using used utilise utiliser utilisons utilisent
                        "choose chose chosen choisi choisit choisir pick go going went opted opt settled retenu")
 # A switch verb gives the new value: "switched to a Honda", "est passé à une Tesla", "a été déplacé au vendredi".
 CHOICE_STEMS = {_stem(w) for w in _CHOICE_VERBS}
+# What one uses, said through whoever provides it: "our energy supplier is EDF", "sa banque c'est la BNP". Passing
+# to another one ("est passée chez boursorama") changes it, as a verb of choosing does.
+USES_STEMS = CHOICE_STEMS | {_stem(w) for w in PROVIDERS}
 _SWITCH_VERBS = _plain("switched switch switches switching changed deplace deplacee migrated migrate migre migree "
                        "migrer bascule basculee basculer basculons upgraded downgraded") | SWITCH_EN | SWITCH_FR
 # Moving to a time is rescheduling, not a change of residence: "the meeting moved to Wednesday". These verbs give
@@ -126,12 +129,21 @@ def _back_to(plain: list[str], i: int) -> int | None:
     return None
 
 
+def _gone_back(plain: list[str], values: list[bool], i: int, back: int) -> bool:
+    """Whether a verb of *going* back reaches a name after "to" / "à": a place one returns to ("went back to Lyon
+    for christmas", "est revenue à Lyon"), a trip rather than a new value. Switching back is always a switch."""
+    k = _skip_to(plain, back)
+    return plain[i] not in SWITCH_EN and plain[back - 1] in ("to", "a", "au", "aux") and k < len(plain) and values[k]
+
+
 def _moved_object(plain: list[str], stems: list[str], values: list[bool], i: int) -> tuple[int, int] | None:
     """Where the object of a switch verb at ``i`` starts, and where the word saying where it went stands: "converting
     [the ingestion service] [to] rust". The object is a thing said in lower case (a name there is the old value:
     "migrated Jenkins to ..."), not a time ("passe la soirée chez Marc" is a visit)."""
     j = _object(plain, i + 1)
-    if j is None or j == i + 1 or values[j] or stems[j] in _TIME:
+    # Without a determiner, only one bare word right before where it goes: "switching payments over to adyen".
+    bare = j == i + 1 and not (plain[j + 1: j + 2] and plain[j + 1] in PARTICLES | set(_MOVED_TO))
+    if j is None or bare or values[j] or stems[j] in _TIME or plain[j] in PARTICLES:
         return None
     for m in range(j + 1, min(len(plain), j + 5)):
         if plain[m] in _MOVED_TO and m + 1 < len(plain):
@@ -189,7 +201,9 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
         # "passer sur" is always a switch ("est passée sur Android").
         passed = word in ("passe", "passee") and (plain[i + 1: i + 2] == ["sur"] or plain[i + 1: i + 2] == ["a"] and (
             plain[i + 2: i + 3] in (["un"], ["une"]) or _timed(stems, i + 2)))
-        if word in ("passe", "passee") and plain[i + 1: i + 2] in (["a"], ["au"]) and i + 2 < n and values[i + 2] \
+        # "est passée chez boursorama": a bare word after "chez" is a name, in lower case too.
+        chez = plain[i + 1: i + 2] == ["chez"] and i + 2 < n and plain[i + 2] not in _STOPWORDS
+        if word in _PASS_VERBS and (plain[i + 1: i + 2] in (["a"], ["au"]) and i + 2 < n and values[i + 2] or chez) \
                 and not passed:
             change.passed_to_name = True
             change.skip.add(i)
@@ -206,14 +220,14 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
         # "went back to windows", "switched back to Android", "reverted to Jira", "on est revenus à Jira": back to an
         # earlier value, which follows.
         back = _back_to(plain, i)
-        if back:
+        if back and not _gone_back(plain, values, i, back):
             change.skip |= set(range(i, back))
             change.switch, change.target = True, change.target | _target(plain, stems, _skip_to(plain, back))
             continue
         # "converting the ingestion service to rust", "on passe le front sur svelte", "moved the backups over to
         # backblaze": the object changed, and its new value.
         moved = _moved_object(plain, stems, values, i) if word in _SWITCH_VERBS | _MOVE_VERBS | _PASS_VERBS else None
-        if moved is not None and not any(plain[m] in _FROM for m in range(i + 1, moved[1])):
+        if moved is not None and not any(plain[m] in ("from", "off") for m in range(i + 1, moved[1])):
             j, to = moved
             change.skip |= {i} | {m for m in range(j + 1, to + 1) if plain[m] in PARTICLES or m == to}
             change.moved |= {stems[m] for m in range(j, to) if plain[m] not in _STOPWORDS | PARTICLES}

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
-from langgraph_memory.store._changes import CHOICE_STEMS, same_word
+from langgraph_memory.store._changes import CHOICE_STEMS, USES_STEMS, same_word
 from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
@@ -355,7 +355,7 @@ class DedupPolicy:
         kept = n.target & o.tokens
         frame = frame and (not kept or any(abs(o.at[t] - o.at[u]) == 1 for t in kept for u in old_only if u in o.at))
         # "est passée à Linux" is a switch only from what old *uses* ("utilise Windows"), not from where old lives.
-        switch = n.switch or (n.passed_to_name and bool(said) and old_only - said <= CHOICE_STEMS)
+        switch = n.switch or (n.passed_to_name and bool(said) and old_only - said <= USES_STEMS)
         if switch and shared and frame and not clash and not n.additive and dated[0] == dated[1] and \
                 (said or len(old_only) <= 2) and len(old_only - said) <= 1 + (not said) and new_only \
                 and new_only <= n.values | n.target:
