@@ -124,6 +124,12 @@ _NOW_FR = re.compile(r"\b(?:ces temps[- ]ci|ces derniers temps|ces dernières se
                      r"à partir de maintenant|à partir d['’]aujourd['’]hui|dorénavant)(?!\w)", re.IGNORECASE)
 
 
+# Being with someone, said in several words, is one status of the relationship slot ("est en couple depuis l'été"
+# replaces "est célibataire"; without it new read as saying less than old).
+_PARTNERED = re.compile(r"\b(?:en couple|in a relationship)\b", re.IGNORECASE)
+
+
 def spoken_cues(text: str) -> str:
-    """``text`` with each several-word time word of change said as the one-word cue it means."""
-    return _NOW_FR.sub("maintenant", _NOW_EN.sub("now", text))
+    """``text`` with each several-word time word of change said as the one-word cue it means, and a relationship
+    said in several words as one status."""
+    return _PARTNERED.sub("attached", _NOW_FR.sub("maintenant", _NOW_EN.sub("now", text)))

@@ -115,7 +115,7 @@ _BACK = ("to", "on", "onto")
 _BACK_FR = ("a", "au", "aux", "sur", "vers")
 # Where an object moved by a switch goes: "to rust", "over to backblaze", "in react", "sur svelte", "vers pcloud".
 _MOVED_TO = ("to", "onto", "into", "in", "vers", "sur", "a", "au", "aux", "en")
-_OF = ("of", "de", "d", "du")  # inside an object: "la base de données"
+_OF = ("of", "de", "d", "du", "des")  # inside an object: "la base de données", "la collecte des encombrants"
 
 
 def _back_to(plain: list[str], i: int) -> int | None:

@@ -81,7 +81,7 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
     ("<relationship>", True, False, "husband wife spouse partner mari femme epoux epouse conjoint compagnon compagne "
                                     "girlfriend boyfriend copain copine couple dating"),
     ("<relationship>", True, True, "married marie divorced single celibataire engaged fiance widowed veuf veuve "
-                                   "pacse separated separe"),
+                                   "pacse separated separe attached"),
     ("<favourite>", True, False, "favourite favorite prefer preferred fav fave"),
     # One diet at a time: "est végétarienne" -> "est devenue vegan".
     ("<diet>", True, True, "vegetarian vegetarien vegetarienne vegan vegane vegetalien vegetalienne pescatarian "
