@@ -116,6 +116,9 @@ START_FR: set[str] = _fr_er("commencer") | _fr_er("acheter") | _fr_er("adopter")
 # Whoever provides what one uses: one at a time for a given service.
 PROVIDERS = _words("provider supplier carrier insurer operator bank host fournisseur operateur assureur banque "
                    "mutuelle hebergeur")
+# Whom one visits, said bare after "chez": "passé chez mamie" is a visit, "passé chez boursorama" a new provider.
+VISITED = _words("moi toi lui elle nous vous eux elles soi maman papa mamie mamy papi papy meme pepe tata tonton "
+                 "tatie parrain marraine pote potes amis amies copains copines voisins medecin docteur dentiste")
 # Time words of change said in several words: what "now" / "maintenant" says, and read as that cue ("from now on the
 # standup's at 10", "ces temps-ci", "à partir de maintenant", "de nos jours").
 _NOW_EN = re.compile(r"\b(?:from now on|from here on(?: in)?|going forward|as of (?:now|today)|of late|"

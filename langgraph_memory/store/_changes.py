@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from langgraph_memory.store._change_verbs import (PROVIDERS, BACK_EN, INSTEAD_OF_IT, MOVE_EN, MOVE_FR, PARTICLES, RETURN_EN,
+from langgraph_memory.store._change_verbs import (PROVIDERS, VISITED, BACK_EN, INSTEAD_OF_IT, MOVE_EN, MOVE_FR, PARTICLES, RETURN_EN,
                                                   RETURN_FR, START_EN, START_FR, STOP_EN, STOP_FR, STOP_PARTICLES,
                                                   SWITCH_EN, SWITCH_FR)
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _plain, _stem
@@ -202,7 +202,7 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
         passed = word in ("passe", "passee") and (plain[i + 1: i + 2] == ["sur"] or plain[i + 1: i + 2] == ["a"] and (
             plain[i + 2: i + 3] in (["un"], ["une"]) or _timed(stems, i + 2)))
         # "est passée chez boursorama": a bare word after "chez" is a name, in lower case too.
-        chez = plain[i + 1: i + 2] == ["chez"] and i + 2 < n and plain[i + 2] not in _STOPWORDS
+        chez = plain[i + 1: i + 2] == ["chez"] and i + 2 < n and plain[i + 2] not in _STOPWORDS | VISITED
         if word in _PASS_VERBS and (plain[i + 1: i + 2] in (["a"], ["au"]) and i + 2 < n and values[i + 2] or chez) \
                 and not passed:
             change.passed_to_name = True
