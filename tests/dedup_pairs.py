@@ -1748,5 +1748,50 @@ ROUND_12: list[DedupPair] = [
     DedupPair("Kai's streaming service is Netflix", 'kai dumped netflix and went with disney', 'correction', 'en'),
     DedupPair("Kai's streaming service is Netflix", 'kai dumped his girlfriend and went with his mates to ibiza', 'different', 'en'),
 ]
+# later probes of round 12: French without "ne", verbs of getting a job or a car, a move from what one uses
+ROUND_12 += [
+    DedupPair('Solène travaille chez Orange', 'solène bosse plus chez orange', 'correction', 'fr'),
+    DedupPair('Solène travaille chez Orange', 'solène bosse plus chez orange, elle est chez sfr', 'correction', 'fr'),
+    DedupPair('Solène habite à Lille', 'solène habite plus à lille', 'correction', 'fr'),
+    DedupPair('Solène habite à Lille', 'solène habite plus à lille, elle est à arras maintenant', 'correction', 'fr'),
+    DedupPair('On utilise Trello', 'on utilise plus trello, on est sur jira', 'correction', 'fr'),
+    DedupPair('Basile fait du judo', 'basile fait plus de judo, il fait de la boxe', 'correction', 'fr'),
+    DedupPair('Basile fait du judo', "basile fait plus de sport qu'avant", 'different', 'fr'),
+    DedupPair('Basile fait du judo', 'basile fait plus de judo que de boxe', 'refinement', 'fr'),
+    DedupPair('Basile fait du judo', 'basile fait plus de karaté', 'different', 'fr'),
+    DedupPair('Basile mange de la viande', 'basile mange plus de légumes', 'different', 'fr'),
+    DedupPair('Solène travaille chez Orange', 'solène travaille plus le week-end', 'different', 'fr'),
+    DedupPair('Solène travaille chez Orange', 'le mari de solène bosse plus chez orange', 'different', 'fr'),
+    DedupPair('Dario works at Siemens', 'dario got a job at bosch', 'correction', 'en'),
+    DedupPair('Dario works at Siemens', 'dario started at bosch last month', 'correction', 'en'),
+    DedupPair('Dario works at Siemens', "dario's wife got a job at bosch", 'different', 'en'),
+    DedupPair('Dario works at Siemens', 'dario got a part-time job at bosch too', 'different', 'en'),
+    DedupPair('Dario drives a Golf', 'dario has a tesla now', 'correction', 'en'),
+    DedupPair('Dario drives a Golf', 'dario bought a bike', 'different', 'en'),
+    DedupPair('Dario uses Android', "dario's using an iphone now", 'correction', 'en'),
+    DedupPair('Dario uses Android', 'dario got an iphone for work', 'different', 'en'),
+    DedupPair('Solène travaille chez Orange', 'solène a trouvé un boulot chez sfr', 'correction', 'fr'),
+    DedupPair('Solène travaille chez Orange', 'le mari de solène a trouvé un boulot chez sfr', 'different', 'fr'),
+    DedupPair('Solène conduit une Clio', "solène s'est acheté une 308", 'correction', 'fr'),
+    DedupPair('Solène conduit une Clio', "solène s'est acheté un vélo", 'different', 'fr'),
+    DedupPair('Solène habite à Lille', 'solène bosse à arras maintenant', 'different', 'fr'),
+    DedupPair('Décision : on part sur Django', 'finalement on part sur fastapi', 'correction', 'fr'),
+    DedupPair('Décision : on part sur Django', 'on part sur fastapi pour le service de notifs', 'different', 'fr'),
+    DedupPair('we use Jest for testing', "we've moved to vitest for testing", 'correction', 'en'),
+    DedupPair('we use Jest for testing', "we've moved to vitest for the e2e tests", 'different', 'en'),
+    DedupPair('Tom uses Slack', 'tom moved to Leeds', 'different', 'en'),
+    DedupPair('Tom uses Slack at work', 'tom moved to leeds for work', 'different', 'en'),
+]
+# a relative leading the new memory is another person, also with a stop verb (these merged before round 12)
+ROUND_12 += [
+    DedupPair('On utilise Asana', 'ma sœur utilise plus asana', 'different', 'fr'),
+    DedupPair('On utilise Asana', "ma sœur n'utilise plus Asana", 'different', 'fr'),
+    DedupPair('We use Asana', 'my sister stopped using Asana', 'different', 'en'),
+    DedupPair('I use Asana', 'my sister quit Asana', 'different', 'en'),
+    DedupPair('I play the oboe', 'my son gave up the oboe', 'different', 'en'),
+    DedupPair("Je joue du hautbois", "mon fils a laissé tomber le hautbois", 'different', 'fr'),
+    DedupPair('I play the oboe', 'i gave up the oboe', 'correction', 'en'),
+    DedupPair("Je joue du hautbois", "j'ai laissé tomber le hautbois", 'correction', 'fr'),
+]
 ROUNDS["round 12 (tuning, i25-spoken)"] = ROUND_12
 PAIRS.extend(ROUND_12)

@@ -77,6 +77,12 @@ KINDS = [
      ["the pub lunch is on tuesdays from now on", "the pub quiz is also on tuesdays from now on"]),
     ("Le cours de yoga de Lou est à 18h", "le cours de yoga de lou est à 19h ces temps-ci",
      ["le cours de danse de lou est à 19h ces temps-ci", "le cours de yoga de la sœur de lou est à 19h ces temps-ci"]),
+    # spoken French without "ne": "plus" after a verb says no longer; a comparative or another object does not
+    ("Capucine bosse chez Fnac", "capucine travaille plus chez fnac, elle est chez darty",
+     ["capucine travaille plus le samedi", "le frère de capucine bosse plus chez fnac",
+      "capucine bosse plus chez boulanger"]),
+    ("On utilise Asana", "on utilise plus asana",
+     ["on utilise plus de post-it", "on n'utilise plus trello", "ma sœur utilise plus asana"]),
     # a relationship said in several words
     ("Ysaline est célibataire", "ysaline est en couple depuis le printemps",
      ["la cousine d'ysaline est en couple depuis le printemps"]),
@@ -90,6 +96,22 @@ def test_each_spoken_change_replaces_old_and_its_hard_negatives_keep_both(old, n
     for negative in negatives:
         for cosine in COSINES:
             assert not merges(negative, old, cosine), (negative, cosine, MINILM.decide(negative, old, cosine).reason)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("On utilise Asana", "ma sœur utilise plus asana"), ("On utilise Asana", "ma sœur n'utilise plus Asana"),
+    ("We use Asana", "my sister stopped using Asana"), ("I play the oboe", "my son gave up the oboe"),
+    ("Je joue du hautbois", "notre fille a laissé tomber le hautbois"),
+])
+def test_a_relative_leading_the_statement_is_another_person(old, new):
+    for cosine in COSINES:
+        assert not merges(new, old, cosine), MINILM.decide(new, old, cosine).reason
+
+
+@pytest.mark.parametrize("old, new", [("I play the oboe", "i gave up the oboe"),
+                                      ("Je joue du hautbois", "j'ai laissé tomber le hautbois")])
+def test_the_same_person_giving_something_up_still_corrects(old, new):
+    assert MINILM.decide(new, old, 0.6).decision == "correction"
 
 
 def test_a_moved_object_reaches_below_the_candidate_floor_only_when_old_names_it():

@@ -115,6 +115,7 @@ _BACK = ("to", "on", "onto")
 _BACK_FR = ("a", "au", "aux", "sur", "vers")
 # Where an object moved by a switch goes: "to rust", "over to backblaze", "in react", "sur svelte", "vers pcloud".
 _MOVED_TO = ("to", "onto", "into", "in", "vers", "sur", "a", "au", "aux", "en")
+_PLACE_WORDS = ("chez", "a", "au", "aux", "en", "sur", "dans")  # "habite plus à lille", "bosse plus chez orange"
 _OF = ("of", "de", "d", "du", "des")  # inside an object: "la base de données", "la collecte des encombrants"
 
 
@@ -186,6 +187,16 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
         if word == "plus" and i and plain[i - 1] not in ("en", "de", "ne", "n") and i + 1 < n and values[i + 1]:
             change.skip.add(i)
             change.ended.add(stems[i + 1])
+        # Spoken French drops "ne": "elle bosse plus chez orange", "on utilise plus trello" (no longer). Not a
+        # comparative ("plus de judo que de boxe"), nor "plus" after a copula ("est plus grand").
+        if word == "plus" and 0 < i < n - 1 and plain[i - 1] not in _STOPWORDS and not {"ne", "n"} & set(plain) \
+                and not {"que", "qu"} & set(plain[i:]):
+            j = i + 1
+            while j < n and (plain[j] in _DETERMINERS or plain[j] in _PLACE_WORDS):
+                j += 1
+            if j < n and plain[j] not in _STOPWORDS and not _timed(stems, j):
+                change.skip.add(i)
+                change.ended.add(stems[j])
         for phrase in _INSTEAD:
             if tuple(plain[i: i + len(phrase)]) == phrase:
                 after = i + len(phrase)

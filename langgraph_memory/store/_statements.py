@@ -253,6 +253,7 @@ def _parse(text: str) -> _Parsed:
         # Another owner inside the head: "my son's school" is not "my school" (but "Marie's" is a name).
         or (stems[i + 1: i + 2] == ["s"] and raw[i][:1].islower())
         or (i >= 2 and plain[i - 2] in ("de", "d", "of") and plain[i - 1] in _OWNERS)  # "la voiture de mon frère"
+        or (i == 1 and plain[0] in _OWNERS)  # who it is about: "ma sœur utilise plus asana", "my son quit judo"
         or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
         or (i >= 3 and plain[i - 1] in ("new", "nouveau", "nouvelle") and plain[i - 2] in ("a", "un", "une")
             and plain[i - 3] in ("has", "have", "had", "a"))
