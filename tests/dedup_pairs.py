@@ -1793,5 +1793,23 @@ ROUND_12 += [
     DedupPair('I play the oboe', 'i gave up the oboe', 'correction', 'en'),
     DedupPair("Je joue du hautbois", "j'ai laissé tomber le hautbois", 'correction', 'fr'),
 ]
+# one way of travelling for another (store/_travel.py), and what is taken along is no way of travelling
+ROUND_12 += [
+    DedupPair('Wiebke takes the tram to the office', 'wiebke takes her lunch to the office these days', 'different', 'en'),
+    DedupPair('Wiebke takes the tram to the office', 'wiebke walks to the office these days', 'correction', 'en'),
+    DedupPair('Ravi takes the train to work', "ravi's wife drives to work now", 'different', 'en'),
+    DedupPair('Ravi takes the train to work', 'ravi also cycles to work now', 'different', 'en'),
+    DedupPair('Ravi takes the train to work', 'ravi drives to the gym now', 'different', 'en'),
+    DedupPair('Ravi takes the train to work', 'ravi runs to work on fridays now', 'different', 'en'),
+    DedupPair('Ravi takes the bus to school', 'ravi walks the dog to school now', 'different', 'en'),
+    DedupPair('Ravi takes the bus to school', 'ravi takes his guitar to school now', 'different', 'en'),
+    DedupPair('Ravi takes the bus to school', 'ravi takes a taxi to school now', 'correction', 'en'),
+    DedupPair('Ravi takes the bus to school', 'ravi bikes to school these days', 'correction', 'en'),
+    DedupPair('Zoé va au lycée en bus', 'zoé va au lycée à pied maintenant', 'correction', 'fr'),
+    DedupPair('Zoé va au lycée en bus', 'zoé va au lycée avec sa copine maintenant', 'different', 'fr'),
+    DedupPair('Zoé va au lycée en bus', 'le frère de zoé va au lycée à pied maintenant', 'different', 'fr'),
+    DedupPair('Zoé va au lycée en bus', 'zoé va à la piscine à pied maintenant', 'different', 'fr'),
+    DedupPair('Zoé va au lycée en bus', 'zoé prend son goûter au lycée maintenant', 'different', 'fr'),
+]
 ROUNDS["round 12 (tuning, i25-spoken)"] = ROUND_12
 PAIRS.extend(ROUND_12)

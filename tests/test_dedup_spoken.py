@@ -83,6 +83,13 @@ KINDS = [
       "capucine bosse plus chez boulanger"]),
     ("On utilise Asana", "on utilise plus asana",
      ["on utilise plus de post-it", "on n'utilise plus trello", "ma sœur utilise plus asana"]),
+    # one way of travelling for another after a cue; a thing taken along, another place, a relative, "also" are not
+    ("Ravi takes the train to work", "ravi cycles to work these days",
+     ["ravi takes his lunch to work these days", "ravi also cycles to work these days", "ravi cycles to the gym these days",
+      "ravi's wife cycles to work these days"]),
+    ("Zoé va au collège en bus", "zoé va au collège à vélo dorénavant",
+     ["zoé va à la piscine à vélo dorénavant", "zoé prend son goûter au collège dorénavant",
+      "le frère de zoé va au collège à vélo dorénavant"]),
     # a relationship said in several words
     ("Ysaline est célibataire", "ysaline est en couple depuis le printemps",
      ["la cousine d'ysaline est en couple depuis le printemps"]),

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, USES_STEMS, same_word
-from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
+from langgraph_memory.store._frames import _steady, alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
+from langgraph_memory.store._travel import mode_clash, way_changed
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
 from langgraph_memory.store._value_kinds import kind_swap, not_a_place, number_clash, one_word_swap, worked_for
@@ -324,6 +325,7 @@ class DedupPolicy:
         # And an age for a name: "his wife is Anna" / "his wife is 40" (another slot, said on one side only).
         aged = slot is not None and bool((old_only ^ new_only) & (_EXCLUSIVE - {slot})) and not n.update
         if shared and (slot or cue) and not n.additive and not role and not origin and not aged \
+                and not mode_clash(old_only, new_only) \
                 and dated[0] == dated[1] \
                 and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
@@ -362,9 +364,11 @@ class DedupPolicy:
             return out("correction", f"switch: {swap}")
         # The shape of the two statements: one stretch swapped in the same frame, one value of a slot for
         # another of its kind, an open choice made, or which one of something changed (store/_frames.py).
-        shaped = frame_swap(n, o, exact) or slot_swap(n, o, old_only, new_only) \
+        shaped = (not mode_clash(old_only, new_only) and frame_swap(n, o, exact)) or slot_swap(n, o, old_only, new_only) \
             or choice_made(n, o, old_only, new_only) or role_changed(n, o, old_only, new_only, exact) \
-            or moved_on(n, o, old_only, new_only) or single_value_swap(new, old)
+            or moved_on(n, o, old_only, new_only) or single_value_swap(new, old) \
+            or way_changed(n.update and _steady(n, o), o.tokens & n.tokens - {o.lead, o.first}, old_only - o.when,
+                           new_only - n.when)
         if shared and shaped:
             return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.
