@@ -1811,5 +1811,28 @@ ROUND_12 += [
     DedupPair('Zoé va au lycée en bus', 'zoé va à la piscine à pied maintenant', 'different', 'fr'),
     DedupPair('Zoé va au lycée en bus', 'zoé prend son goûter au lycée maintenant', 'different', 'fr'),
 ]
+# what was so before the statement's "now" ("used to", a French imperfect, "avant"), and "est plus sur"
+ROUND_12 += [
+    DedupPair('Pilar drinks coffee in the morning', "pilar used to drink coffee in the morning, now it's green tea", 'correction', 'en'),
+    DedupPair('Pilar lives in Seville', "pilar used to live in seville, now she's in cadiz", 'correction', 'en'),
+    DedupPair('Pilar works at Zara', "pilar used to work at zara, she's at mango now", 'correction', 'en'),
+    DedupPair('Pilar lives in Seville', 'pilar used to live in granada', 'different', 'en'),
+    DedupPair('Pilar works at Zara', 'pilar used to work at mango', 'different', 'en'),
+    DedupPair('Pilar plays padel', 'pilar used to play tennis, now she plays padel', 'refinement', 'en'),
+    DedupPair('Aurèle fait du rugby', "avant aurèle faisait du rugby, maintenant c'est le foot", 'correction', 'fr'),
+    DedupPair('Aurèle habite à Tours', 'aurèle habitait à tours, maintenant il est à blois', 'correction', 'fr'),
+    DedupPair('Aurèle habite à Tours', 'aurèle habitait à poitiers avant', 'different', 'fr'),
+    DedupPair('Aurèle fait du foot', "avant aurèle faisait du rugby, maintenant c'est le foot", 'refinement', 'fr'),
+    DedupPair('Pilar uses Spotify', "pilar doesn't use spotify anymore, she's on deezer", 'correction', 'en'),
+    DedupPair('Pilar uses Spotify', "pilar's not on spotify anymore", 'correction', 'en'),
+    DedupPair('Aurèle utilise Spotify', 'aurèle est plus sur spotify, il est sur deezer', 'correction', 'fr'),
+    DedupPair('Aurèle utilise Spotify', 'aurèle est sur deezer maintenant', 'correction', 'fr'),
+    DedupPair('Aurèle utilise Spotify', 'aurèle est sur deezer aussi', 'different', 'fr'),
+    DedupPair('Aurèle habite à Tours', "le frère d'aurèle habitait à tours, maintenant il est à blois", 'different', 'fr'),
+    DedupPair('Aurèle habite à Tours', 'aurèle travaillait à tours, maintenant il bosse à blois', 'different', 'fr'),
+    DedupPair('Pilar lives in Seville', "pilar's sister used to live in seville, now she's in cadiz", 'different', 'en'),
+    DedupPair('Pilar lives in Seville', 'pilar used to work in seville, now she works in cadiz', 'different', 'en'),
+    DedupPair('Aurèle joue du piano', 'aurèle jouait du piano, maintenant il joue aussi de la guitare', 'different', 'fr'),
+]
 ROUNDS["round 12 (tuning, i25-spoken)"] = ROUND_12
 PAIRS.extend(ROUND_12)

@@ -90,6 +90,13 @@ KINDS = [
     ("Zoé va au collège en bus", "zoé va au collège à vélo dorénavant",
      ["zoé va à la piscine à vélo dorénavant", "zoé prend son goûter au collège dorénavant",
       "le frère de zoé va au collège à vélo dorénavant"]),
+    # what was so before the statement's "now" has ended; without a "now", or with "also", it has not
+    ("Zainab lives in Hull", "zainab used to live in hull, now she's in whitby",
+     ["zainab used to live in hull", "zainab's mum used to live in hull, now she's in whitby",
+      "zainab used to work in hull, now she works in whitby"]),
+    ("Mathéo joue du violon", "avant mathéo jouait du violon, maintenant c'est la batterie",
+     ["mathéo jouait du violon avant", "mathéo jouait du violon, maintenant il joue aussi de la batterie",
+      "avant le frère de mathéo jouait du violon, maintenant c'est la batterie"]),
     # a relationship said in several words
     ("Ysaline est célibataire", "ysaline est en couple depuis le printemps",
      ["la cousine d'ysaline est en couple depuis le printemps"]),

@@ -156,6 +156,48 @@ def _moved_object(plain: list[str], stems: list[str], values: list[bool], i: int
     return None
 
 
+_BE_FR = ("est", "suis", "es", "sommes", "etes", "sont")
+_NOW = ("now", "nowadays", "maintenant", "desormais", "dorenavant")
+_IMPERFECT = ("ait", "ais", "aient")
+
+
+def _imperfect(word: str) -> bool:
+    """A French imperfect ("habitait", "faisait", "jouais"): a state that held before."""
+    return len(word) > 5 and word.endswith(_IMPERFECT)
+
+
+def _was_then(plain: list[str], stems: list[str], i: int, change: _Change) -> None:
+    """Reads "used to VERB X ... now Y" / "(avant) VERBait X ... maintenant Y" from ``i``: X ended, Y came instead.
+    Nothing without a later "now": "used to live in granada" is a past fact beside a present one."""
+    now = next((m for m in range(i + 1, len(plain)) if plain[m] in _NOW), None)
+    if now is None or {"also", "too", "aussi", "egalement", "well", "plus"} & set(plain[now:]):
+        return  # "maintenant il joue aussi de la guitare": beside, not instead
+    start = i + 1
+    if _imperfect(plain[i]):
+        change.skip.add(i)
+    if plain[i] == "used":
+        if plain[i + 1: i + 2] != ["to"]:
+            return
+        change.skip |= {i, i + 1}
+        start = i + 3  # past the verb: "used to live"
+    elif plain[i] == "avant":
+        change.skip.add(i)
+        verb = next((m for m in range(i + 1, now) if _imperfect(plain[m])), None)
+        if verb is None:
+            return
+        change.skip.add(verb)
+        start = verb + 1
+    j = next((m for m in range(start, now) if plain[m] not in _STOPWORDS and plain[m] not in _DETERMINERS), None)
+    if j is None:
+        return
+    change.ended.add(stems[j])
+    change.target |= {stems[m] for m in range(now + 1, len(plain)) if plain[m] not in _STOPWORDS
+                      and plain[m] not in _PRONOUNS_AND_BE}
+
+
+_PRONOUNS_AND_BE = {"he", "she", "it", "they", "il", "elle", "ils", "elles", "c", "est", "is", "s"}
+
+
 def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
     """The change structure of one statement (see :data:`_STOP_VERBS`)."""
     change = _Change()
@@ -189,14 +231,19 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
             change.ended.add(stems[i + 1])
         # Spoken French drops "ne": "elle bosse plus chez orange", "on utilise plus trello" (no longer). Not a
         # comparative ("plus de judo que de boxe"), nor "plus" after a copula ("est plus grand").
-        if word == "plus" and 0 < i < n - 1 and plain[i - 1] not in _STOPWORDS and not {"ne", "n"} & set(plain) \
-                and not {"que", "qu"} & set(plain[i:]):
+        spoken_no = 0 < i < n - 1 and (plain[i - 1] not in _STOPWORDS or plain[i - 1] in _BE_FR
+                                       and plain[i + 1] in _PLACE_WORDS)  # "est plus sur spotify"
+        if word == "plus" and spoken_no and not {"ne", "n"} & set(plain) and not {"que", "qu"} & set(plain[i:]):
             j = i + 1
             while j < n and (plain[j] in _DETERMINERS or plain[j] in _PLACE_WORDS):
                 j += 1
             if j < n and plain[j] not in _STOPWORDS and not _timed(stems, j):
                 change.skip.add(i)
                 change.ended.add(stems[j])
+        # "used to live in seville, now she's in cadiz", "avant il faisait du rugby, maintenant c'est le foot": what
+        # was so before the statement's "now" has ended, what follows it came instead.
+        if word in ("used", "avant") or _imperfect(word):
+            _was_then(plain, stems, i, change)
         for phrase in _INSTEAD:
             if tuple(plain[i: i + len(phrase)]) == phrase:
                 after = i + len(phrase)
