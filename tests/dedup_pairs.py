@@ -1834,5 +1834,29 @@ ROUND_12 += [
     DedupPair('Pilar lives in Seville', 'pilar used to work in seville, now she works in cadiz', 'different', 'en'),
     DedupPair('Aurèle joue du piano', 'aurèle jouait du piano, maintenant il joue aussi de la guitare', 'different', 'fr'),
 ]
+# a couple parting, a job lost, a thing got rid of; their hard negatives
+ROUND_12 += [
+    DedupPair("Gus's partner is Lee", 'gus and lee split up', 'correction', 'en'),
+    DedupPair("Gus's partner is Lee", "gus broke up with lee, he's dating sam now", 'correction', 'en'),
+    DedupPair("Gus's partner is Lee", "gus's sister broke up with her boyfriend", 'different', 'en'),
+    DedupPair("Gus's partner is Lee", 'gus and lee split up the bill', 'different', 'en'),
+    DedupPair("Le copain de Jade c'est Hugo", 'jade a rompu avec hugo', 'correction', 'fr'),
+    DedupPair("Le copain de Jade c'est Hugo", 'jade et hugo se sont séparés', 'correction', 'fr'),
+    DedupPair("Le copain de Jade c'est Hugo", 'la sœur de jade a rompu avec son copain', 'different', 'fr'),
+    DedupPair('Omar works at Ford', 'omar lost his job at ford', 'correction', 'en'),
+    DedupPair('Omar works at Ford', 'omar got laid off from ford', 'correction', 'en'),
+    DedupPair('Omar works at Ford', 'omar lost his keys at ford', 'different', 'en'),
+    DedupPair('Omar works at Ford', "omar's brother got laid off from ford", 'different', 'en'),
+    DedupPair('Jade travaille chez Renault', 'jade a perdu son boulot chez renault', 'correction', 'fr'),
+    DedupPair('Jade travaille chez Renault', "jade s'est fait virer de chez renault", 'correction', 'fr'),
+    DedupPair('Jade a une Clio', "jade s'est débarrassée de sa clio", 'correction', 'fr'),
+    DedupPair('Jade a une Clio', "jade s'est débarrassée de son vieux canapé", 'different', 'fr'),
+    DedupPair("Gus's partner is Lee", 'gus and lee split up last month', 'correction', 'en'),
+    DedupPair("Gus's partner is Lee", 'gus and his brother split up the business', 'different', 'en'),
+    DedupPair("Gus's partner is Lee", 'gus and lee split the rent', 'different', 'en'),
+    DedupPair("Gus's partner is Lee", 'gus stopped seeing his therapist', 'different', 'en'),
+    DedupPair("Gus's wife is Lee", "gus's wife quit her job", 'different', 'en'),
+    DedupPair("Gus's wife is Lee", "gus's wife left her job at the bank", 'different', 'en'),
+]
 ROUNDS["round 12 (tuning, i25-spoken)"] = ROUND_12
 PAIRS.extend(ROUND_12)

@@ -97,6 +97,15 @@ KINDS = [
     ("Mathéo joue du violon", "avant mathéo jouait du violon, maintenant c'est la batterie",
      ["mathéo jouait du violon avant", "mathéo jouait du violon, maintenant il joue aussi de la batterie",
       "avant le frère de mathéo jouait du violon, maintenant c'est la batterie"]),
+    # a couple parting ends the partner; a job lost ends the job
+    ("Nadir's girlfriend is Eva", "nadir and eva broke up",
+     ["nadir and eva broke up the fight", "nadir's sister and her boyfriend broke up", "nadir and eva split the bill"]),
+    ("La copine de Nadir c'est Eva", "nadir a rompu avec eva",
+     ["la sœur de nadir a rompu avec son copain", "nadir a rompu avec son club de foot"]),
+    ("Nadir works at Tesco", "nadir got laid off from tesco",
+     ["nadir's brother got laid off from tesco", "nadir lost his wallet at tesco", "nadir got laid off from asda"]),
+    ("Nadir travaille chez Lidl", "nadir s'est fait virer de chez lidl",
+     ["le frère de nadir s'est fait virer de chez lidl", "nadir s'est fait virer du club de foot"]),
     # a relationship said in several words
     ("Ysaline est célibataire", "ysaline est en couple depuis le printemps",
      ["la cousine d'ysaline est en couple depuis le printemps"]),

@@ -55,11 +55,14 @@ def _words(text: str) -> set[str]:
 STOP_EN: set[str] = set().union(
     *(_en(v) for v in "stop drop abandon replace trade swap exchange cancel ditch dump axe shelve "
                       "uninstall unsubscribe delete resign".split()),
-    _en("scrap", double=True), _en("cancel", double=True), _en("sell", "sold"), _en("leave", "left"), _en("quit", "quit", double=True),
+    _en("scrap", double=True), _en("cancel", double=True), _en("sell", "sold"), _en("lose", "lost"), _en("fire"),
+    _en("sack"), _en("leave", "left"), _en("quit", "quit", double=True),
 )
 STOP_FR: set[str] = set().union(
     *(_fr_er(v) for v in "arrêter stopper abandonner lâcher remplacer quitter échanger troquer démissionner résilier "
-                         "plaquer larguer désinstaller supprimer".split()),
+                         "plaquer larguer désinstaller supprimer virer licencier débarrasser".split()),
+    _words("perdre perd perds perdons perdez perdent perdu perdue perdus perdues perdait "
+           "rompre rompt romps rompons rompez rompent rompu rompue rompus rompait"),
     _words("vendre vend vends vendons vendez vendent vendu vendue vendus vendues vendait vendaient vendra "
            "revendre revend revends revendons revendez revendent revendu revendue revendus revendues revendait"),
 )
@@ -75,7 +78,14 @@ STOP_PARTICLES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(_en("pack"), ("in", "up")),
     **dict.fromkeys(_en("walk"), ("away",)),
     **dict.fromkeys(_fr_er("laisser"), ("tomber",)),
+    **dict.fromkeys(_en("lay", "laid"), ("off",)),
+    **dict.fromkeys(_en("split", "split", double=True), ("up",)),
+    **dict.fromkeys(_en("break", "broke", "broken"), ("up",)),
 }
+# Verbs of a couple parting, which end the partner named beside the subject: "gus and lee split up", "jade et hugo se
+# sont séparés".
+BREAKUP = _en("split", "split", double=True) | _en("break", "broke", "broken") | _fr_er("séparer") | _words(
+    "rompu rompent")
 # Particles a phrasal change verb leaves after its object or before the next preposition: "swapped ansible out
 # for terraform", "traded the leaf in for a niro", "moved the backups over to backblaze": part of the verb.
 PARTICLES = _words("out in off over away back up")

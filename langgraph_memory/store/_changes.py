@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from langgraph_memory.store._change_verbs import (PROVIDERS, VISITED, BACK_EN, INSTEAD_OF_IT, MOVE_EN, MOVE_FR, PARTICLES, RETURN_EN,
+from langgraph_memory.store._change_verbs import (BREAKUP, PROVIDERS, VISITED, BACK_EN, INSTEAD_OF_IT, MOVE_EN, MOVE_FR, PARTICLES, RETURN_EN,
                                                   RETURN_FR, START_EN, START_FR, STOP_EN, STOP_FR, STOP_PARTICLES,
                                                   SWITCH_EN, SWITCH_FR)
 from langgraph_memory.store._wordforms import _STOP_EN, _STOP_FR, _TIME, _plain, _stem
@@ -156,6 +156,8 @@ def _moved_object(plain: list[str], stems: list[str], values: list[bool], i: int
     return None
 
 
+# What may stand between a stop verb and what it ends: "got rid of", "laid off from", "viré de chez", "rompu avec".
+_AFTER_STOP = ("of", "from", "with", "de", "d", "chez", "avec")
 _BE_FR = ("est", "suis", "es", "sommes", "etes", "sont")
 _NOW = ("now", "nowadays", "maintenant", "desormais", "dorenavant")
 _IMPERFECT = ("ait", "ais", "aient")
@@ -206,10 +208,12 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
         pair = tuple(plain[i: i + 2])
         if word in _STOP_VERBS or pair in _STOP_PAIRS:
             after = i + (2 if pair in _STOP_PAIRS else 1)
-            after += plain[after: after + 1] == ["of"]  # "got rid of"
+            # "got rid of", "laid off from ford", "viré de chez renault", "broke up with lee", "a rompu avec hugo"
+            while plain[after: after + 1] and plain[after] in _AFTER_STOP:
+                after += 1
             j = _object(plain, after)
             if j is not None:
-                change.skip |= set(range(i, after))
+                change.skip |= set(range(i, after)) | ({i - 1} if plain[i - 1: i] == ["fait"] else set())  # "fait virer"
                 # "quit playing tennis" ends tennis, not playing ("stopped drinking tea" leaves the coffee).
                 k = _object(plain, j + 1) if values[j] is False and plain[j].endswith("ing") else None
                 k = None if k is None or stems[k] in _TIME else k
@@ -229,6 +233,15 @@ def _change(plain: list[str], stems: list[str], values: list[bool]) -> _Change:
         if word == "plus" and i and plain[i - 1] not in ("en", "de", "ne", "n") and i + 1 < n and values[i + 1]:
             change.skip.add(i)
             change.ended.add(stems[i + 1])
+        # "gus and lee split up", "jade et hugo se sont séparés": the one named beside the subject is the one left.
+        rest = i + 1 + (plain[i + 1: i + 2] == ["up"])
+        thing = _object(plain, rest)
+        if word in BREAKUP and 2 <= i <= 5 and (thing is None or _timed(stems, thing)) \
+                and plain[rest: rest + 1] not in (["with"], ["avec"]):  # not "split up the bill"
+            and_ = next((m for m in range(1, i) if plain[m] in ("and", "et")), None)
+            if and_ is not None and and_ + 1 < i and plain[and_ + 1] not in _STOPWORDS:
+                change.skip.add(i)
+                change.ended.add(stems[and_ + 1])
         # Spoken French drops "ne": "elle bosse plus chez orange", "on utilise plus trello" (no longer). Not a
         # comparative ("plus de judo que de boxe"), nor "plus" after a copula ("est plus grand").
         spoken_no = 0 < i < n - 1 and (plain[i - 1] not in _STOPWORDS or plain[i - 1] in _BE_FR

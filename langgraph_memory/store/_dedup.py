@@ -233,7 +233,8 @@ class DedupPolicy:
             return out("different", f"below candidate floor {self.candidate_floor:.2f}, not a correction")
         # "Sophie's husband is called Marc" / "Sophie is married to Marc": a spouse named on one side is
         # the relationship the other states, not another person.
-        others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)}
+        others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)
+                  and not (k in _SPOUSES and k in o.kin and n.ended & o.values)}  # "gus broke up with lee"
         if others:
             return out("different", f"about another person: {', '.join(sorted(others))}")
         if n.past != o.past and not n.ended and n.negated == o.negated \
