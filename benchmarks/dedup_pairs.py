@@ -23,6 +23,7 @@ from langgraph_memory.store._dedup import DedupPolicy  # noqa: E402
 from tests.dedup_leaveout_e_pairs import PAIRS_E as LEAVE_OUT_E  # noqa: E402
 from tests.dedup_leaveout_f_pairs import PAIRS_F as LEAVE_OUT_F  # noqa: E402
 from tests.dedup_leaveout_g_pairs import PAIRS_G as LEAVE_OUT_G  # noqa: E402
+from tests.dedup_leaveout_h_pairs import PAIRS_H as LEAVE_OUT_H  # noqa: E402
 from tests.dedup_leaveout_pairs import PAIRS as LEAVE_OUT_A, PAIRS_B as LEAVE_OUT_B, PAIRS_C as LEAVE_OUT_C, PAIRS_D as LEAVE_OUT_D  # noqa: E402
 from tests.dedup_pairs import CATEGORIES, PAIRS, ROUNDS, DedupPair  # noqa: E402
 
@@ -82,7 +83,7 @@ def main() -> None:
     print("\nleave-out sets (tests/dedup_leaveout_pairs.py, _e_pairs.py and _f_pairs.py, never tuned on; set A's "
           "misses were seen once, B's to F's never):")
     for name, held in (("A", LEAVE_OUT_A), ("B", LEAVE_OUT_B), ("C", LEAVE_OUT_C), ("D", LEAVE_OUT_D), ("E", LEAVE_OUT_E),
-                       ("F", LEAVE_OUT_F), ("G", LEAVE_OUT_G)):
+                       ("F", LEAVE_OUT_F), ("G", LEAVE_OUT_G), ("H", LEAVE_OUT_H)):
         held = [DedupPair(p.old, p.new, p.expected, p.lang) for p in held]
         found = [policy.decide(p.new, p.old, c).decision for p, c in zip(held, pair_cosines(held))]
         merge = [i for i, p in enumerate(held) if p.expected != "different"]

@@ -9,11 +9,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
-from langgraph_memory.store._changes import CHOICE_STEMS, same_word
+from langgraph_memory.store._changes import CHOICE_STEMS, USES_STEMS, same_word
 from langgraph_memory.store._forms import one_form
-from langgraph_memory.store._frames import alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
+from langgraph_memory.store._frames import _steady, alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
+from langgraph_memory.store._travel import mode_clash, way_changed
 from langgraph_memory.store._statements import (_ACCUMULATING, _EXCLUSIVE, _KIN, _SPOUSES, _STATUS, _TIME, _parse,
                                                 _Parsed, _stem, subject_probe)
 from langgraph_memory.store._value_kinds import (kind_swap, named_swap, not_a_place, number_clash, one_word_swap,
@@ -230,7 +231,7 @@ class DedupPolicy:
             # The same subject: a shared name, or new's first word is old's leading name ("mathis a demenage").
             # Or new says that what old names has ended ("we migrated off digitalocean onto Hetzner").
             same = bool(ns & os_) or bool(n.names & o.names) or (o.lead is not None and n.first == o.lead) \
-                or any(same_word(t, e) for e in n.ended for t in o.values)
+                or any(same_word(t, e) for e in n.ended for t in o.values) or bool(n.moved & o.tokens)
             if not same:
                 return out("different", f"below candidate floor {self.candidate_floor:.2f}, another subject")
             verdict, certain = self._lexical(new, old, self.candidate_floor, new_subjects, old_subjects)
@@ -239,7 +240,8 @@ class DedupPolicy:
             return out("different", f"below candidate floor {self.candidate_floor:.2f}, not a correction")
         # "Sophie's husband is called Marc" / "Sophie is married to Marc": a spouse named on one side is
         # the relationship the other states, not another person.
-        others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)}
+        others = {k for k in n.kin ^ o.kin if not (k in _SPOUSES and "<relationship>" in (o if k in n.kin else n).tokens)
+                  and not (k in _SPOUSES and k in o.kin and n.ended & o.values)}  # "gus broke up with lee"
         if others:
             return out("different", f"about another person: {', '.join(sorted(others))}")
         if n.past != o.past and not n.ended and n.negated == o.negated \
@@ -267,6 +269,8 @@ class DedupPolicy:
             return out("different", "new speaks of one more", certain=False)
         if not old_only and n.past != o.past and not n.ended and (n.when or o.when or "used" in new_only):
             return out("different", "a past fact beside a present one")  # "was on May 4 last year" / "is on May 4"
+        if not old_only and new_only and n.additive and not o.additive:  # "gets up at 7" / "also at 7 on sundays"
+            return out("different", "new says a fact beside old's", certain=False)
         if not old_only:
             if all(t[0] == "<" for t in new_only):  # e.g. "est infirmière" -> "travaille comme infirmière"
                 return out("duplicate", "same content words")
@@ -329,6 +333,7 @@ class DedupPolicy:
         # And an age for a name: "his wife is Anna" / "his wife is 40" (another slot, said on one side only).
         aged = slot is not None and bool((old_only ^ new_only) & (_EXCLUSIVE - {slot})) and not n.update
         if shared and (slot or cue) and not n.additive and not role and not origin and not aged \
+                and not mode_clash(old_only, new_only) \
                 and dated[0] == dated[1] \
                 and _is_value(old_only, o.values, n.update) \
                 and _is_value(new_only, n.values, n.update):
@@ -360,16 +365,18 @@ class DedupPolicy:
         kept = n.target & o.tokens
         frame = frame and (not kept or any(abs(o.at[t] - o.at[u]) == 1 for t in kept for u in old_only if u in o.at))
         # "est passée à Linux" is a switch only from what old *uses* ("utilise Windows"), not from where old lives.
-        switch = n.switch or (n.passed_to_name and bool(said) and old_only - said <= CHOICE_STEMS)
+        switch = n.switch or (n.passed_to_name and bool(said) and old_only - said <= USES_STEMS)
         if switch and shared and frame and not clash and not n.additive and dated[0] == dated[1] and \
                 (said or len(old_only) <= 2) and len(old_only - said) <= 1 + (not said) and new_only \
                 and new_only <= n.values | n.target:
             return out("correction", f"switch: {swap}")
         # The shape of the two statements: one stretch swapped in the same frame, one value of a slot for
         # another of its kind, an open choice made, or which one of something changed (store/_frames.py).
-        shaped = frame_swap(n, o, exact) or slot_swap(n, o, old_only, new_only) \
+        shaped = (not mode_clash(old_only, new_only) and frame_swap(n, o, exact)) or slot_swap(n, o, old_only, new_only) \
             or choice_made(n, o, old_only, new_only) or role_changed(n, o, old_only, new_only, exact) \
-            or moved_on(n, o, old_only, new_only) or single_value_swap(new, old)
+            or moved_on(n, o, old_only, new_only) or single_value_swap(new, old) \
+            or way_changed(n.update and _steady(n, o), o.tokens & n.tokens - {o.lead, o.first}, old_only - o.when,
+                           new_only - n.when)
         if shared and shaped:
             return out("correction", shaped)
         # A paraphrase may swap a word or two, never a name, number or date.

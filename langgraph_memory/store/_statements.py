@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
+from langgraph_memory.store._change_verbs import spoken_cues
 from langgraph_memory.store._changes import _DETERMINERS, _change
 from langgraph_memory.store._forms import spell_forms
 from langgraph_memory.store._quantities import CARDINALS as _CARDINALS, canonical as _canonical, spell_values
@@ -81,7 +82,7 @@ _SLOTS: list[tuple[str, bool, bool, str]] = [
     ("<relationship>", True, False, "husband wife spouse partner mari femme epoux epouse conjoint compagnon compagne "
                                     "girlfriend boyfriend copain copine couple dating"),
     ("<relationship>", True, True, "married marie divorced single celibataire engaged fiance widowed veuf veuve "
-                                   "pacse separated separe"),
+                                   "pacse separated separe attached"),
     ("<favourite>", True, False, "favourite favorite prefer preferred fav fave"),
     # One diet at a time: "est végétarienne" -> "est devenue vegan".
     ("<diet>", True, True, "vegetarian vegetarien vegetarienne vegan vegane vegetalien vegetalienne pescatarian "
@@ -121,7 +122,6 @@ _CHANGING = _plain("moved relocated demenage demenagee installe installee emmena
 _TITLES = _plain("dr mr mrs ms docteur maitre mme madame monsieur")
 # A past fact is another fact than a present one ("worked at Canon" / "works at Nikon", "a habité à Metz"):
 # past forms of the residence and job verbs, "used to", and a past copula.
-_FIRST_OWNERS = _plain("my mon ma mes our notre nos")
 _OWNERS = _plain("my his her our their your mon ma mes son sa ses ton ta tes notre nos votre vos leur leurs")
 _PAST_EN = _plain("lived worked resided was were")
 _PAST_FR = _plain("habitait vivait travaillait bossait etait habitaient vivaient travaillaient")
@@ -174,6 +174,7 @@ class _Parsed:
     # Old left a choice open: "hesitates between Lyon and Lille", "a flat in Leith or Portobello".
     open_choice: bool = False
     located: bool = False  # the last copula says where: "is in Galway", "is at KPMG", "est chez Free"
+    moved: set[str] = field(default_factory=set)  # what a switch moved: "converting the ingestion service to rust"
 
 
 def _when(plain: list[str], stems: list[str], changing: bool) -> tuple[set[int], bool]:
@@ -227,7 +228,7 @@ def _spelled(text: str) -> str:
     # "in the end", "au final", "en fin de compte" say what "finally" says.
     text = re.sub(r"\b(?:in the end|at the end of the day)\b", "finally", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:au final|en fin de compte|finalement)\b", "finalement", text, flags=re.IGNORECASE)
-    return spell_values(text)
+    return spell_values(spoken_cues(text))
 
 
 @lru_cache(maxsize=4096)  # a write parses its text once per candidate; stored texts recur
@@ -255,8 +256,9 @@ def _parse(text: str) -> _Parsed:
         # Another owner inside the head: "my son's school" is not "my school" (but "Marie's" is a name).
         or (stems[i + 1: i + 2] == ["s"] and raw[i][:1].islower())
         or (i >= 2 and plain[i - 2] in ("de", "d", "of") and plain[i - 1] in _OWNERS)  # "la voiture de mon frère"
-        # A relative of the speaker said at the head of the statement: "my brother works as", "ma fille joue".
-        or (i == 1 and plain[0] in _FIRST_OWNERS)
+        # A relative said at the head of the statement is who it is about: "my brother works as",
+        # "ma sœur utilise plus asana", "his son quit judo".
+        or (i == 1 and plain[0] in _OWNERS)
         or (i >= 2 and plain[i - 1] in ("a", "an", "un", "une") and plain[i - 2] in ("has", "have", "had", "a"))
         or (i >= 3 and plain[i - 1] in ("new", "nouveau", "nouvelle") and plain[i - 2] in ("a", "un", "une")
             and plain[i - 3] in ("has", "have", "had", "a"))
@@ -270,7 +272,7 @@ def _parse(text: str) -> _Parsed:
                      passed_to_name=change.passed_to_name,
                      target=change.target, additive=bool(_ADDITIVE & set(plain)) or any(
                          pair in _ADDITIVE_PAIRS for pair in zip(plain, plain[1:])), past=past,
-                     coordinated=bool({"and", "et", "&"} & set(plain)), role=change.role,
+                     coordinated=bool({"and", "et", "&"} & set(plain)), role=change.role, moved=change.moved,
                      open_choice=bool(_OPEN_CHOICE & set(plain)))
     # "a" is an article in English, a verb in French ("a fêté ses 18 ans").
     determiners = _DETERMINERS - ({"a"} if stop is _STOP_FR else set()) | ({"s"} if stop is _STOP_EN else set())
@@ -368,7 +370,7 @@ def subject_probe(text: str, subjects: Sequence[str] = ()) -> str | None:
     parsed = _parse(text)
     slots = parsed.tokens & _EXCLUSIVE
     # Who, and what it says has ended: "migrated off digitalocean" reaches "hosting is on DigitalOcean".
-    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names | parsed.ended] + list(subjects)
+    who = [w for w in _TOKEN.findall(text) if _stem(w) in parsed.names | parsed.ended | parsed.moved] + list(subjects)
     if not who and parsed.first and parsed.first[0].isalpha() and parsed.first not in _SLOT_OF:
         who = [w for w in _TOKEN.findall(text) if _stem(w) == parsed.first][:1]  # "mathis a demenage ..."
     if not who or not (slots or parsed.update or parsed.negated or parsed.ended or parsed.switch):
