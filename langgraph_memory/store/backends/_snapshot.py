@@ -94,7 +94,7 @@ class Snapshot:
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
         """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25`); every new
         snapshot (a new sequence number) starts without."""
-        self._orders: dict[Any, tuple[Any, np.ndarray, np.ndarray]] = {}
+        self._orders: dict[Any, Any] = {}
         """Rows by score, per query vector (:mod:`._snapshot_batch`): a turn's rounds reuse them."""
 
     def at(self, seq: int) -> "Snapshot":
@@ -409,19 +409,26 @@ class Snapshot:
         if min_score is not None:
             enough = scores >= min_score
             rows, scores = rows[enough], scores[enough]
-        if len(scores) > 2 * limit:
-            # The best ``limit`` and every row tied with the last of them, then in order.
-            cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
-            enough = scores >= cut
-            rows, scores = rows[enough], scores[enough]
-        order = np.argsort(-scores, kind="stable")[:limit]
-        return self.hits(query, rows[order].tolist(), scores[order].tolist())
+        rows, scores = best_rows(rows, scores, limit)
+        return self.hits(query, rows.tolist(), scores.tolist())
 
     def hits(self, query: DenseQuery | SparseQuery, rows: list[int], scores: list[float]) -> ExactHits:
         """``query``'s hits on ``rows``, best first: a list it asked for as it is."""
         if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
             return ExactHits([Hit(StoredPoint(self.ids[r], {}), s) for r, s in zip(rows, scores)])
         return ExactHits([Hit(self._point(r, query.payload, query.with_vectors), s) for r, s in zip(rows, scores)])
+
+
+def best_rows(rows: np.ndarray, scores: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """The best ``limit`` of ``rows`` (in id order) by their ``scores``, best first, equal
+    scores by ascending id, with their scores."""
+    if len(scores) > 2 * limit:
+        # The best ``limit`` and every row tied with the last of them, then in order.
+        cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+        enough = scores >= cut
+        rows, scores = rows[enough], scores[enough]
+    order = np.argsort(-scores, kind="stable")[:limit]
+    return rows[order], scores[order]
 
 
 def settled_limit(query: DenseQuery | SparseQuery) -> int:
