@@ -345,20 +345,25 @@ class Snapshot:
         return _bm25_key(query) in self._bm25
 
     def learn_bm25(self, asked: SparseQuery, hits: list[Hit]) -> None:
-        """Keep the engine's answer to :meth:`bm25_query` ``asked``: each row's score,
-        ``nan`` for a row it did not return. Fewer hits than asked: those rows share no
-        term with the query; else they score at most the last hit's score (the cut).
-        Valid as long as this snapshot is: a write anywhere in the shard gives the
-        namespace a new one."""
-        scores = np.full(len(self.ids), np.nan)
-        for h in hits:
-            r = self.row.get(h.point.id)
-            if r is not None:  # a point written since this snapshot was brought up to date
-                scores[r] = h.score
+        """:meth:`learn_bm25_scores` of the engine's hits."""
+        self.learn_bm25_scores(asked, [h.point.id for h in hits], [h.score for h in hits])
+
+    def learn_bm25_scores(self, asked: SparseQuery, ids: list[str], scores: list[float]) -> None:
+        """Keep the engine's answer to :meth:`bm25_query` ``asked`` (the ``ids`` it returned,
+        best first, and their ``scores``): each row's score, ``nan`` for a row it did not
+        return. Fewer hits than asked: those rows share no term with the query; else they
+        score at most the last hit's score (the cut). Valid as long as this snapshot is: a
+        write anywhere in the shard gives the namespace a new one."""
+        every = np.full(len(self.ids), np.nan)
+        row = self.row
+        # -1: a point written since this snapshot was brought up to date
+        rows = np.fromiter((row.get(i, -1) for i in ids), dtype=np.intp, count=len(ids))
+        known = rows >= 0
+        every[rows[known]] = np.asarray(scores, dtype=np.float64)[known]
         if len(self._bm25) >= 16:
             self._bm25.clear()
-        cut = min(h.score for h in hits) if hits and len(self.ids) > len(hits) >= asked.limit else None
-        self._bm25[_bm25_key(asked)] = (scores, cut)
+        cut = min(scores) if ids and len(self.ids) > len(ids) >= asked.limit else None
+        self._bm25[_bm25_key(asked)] = (every, cut)
 
     # -- answers -----------------------------------------------------------------------------
 

@@ -320,10 +320,11 @@ def local_answers(
 
 def answer_batch(
     snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
-    engine_batch: Callable[[Sequence[Query]], list[list[Hit]]],
+    engine_batch: Callable[..., list[Any]],
 ) -> list[list[Hit]]:
     """Every query's hits: from a snapshot where one answers it, the rest from the engine
-    in one call. A BM25 query on a namespace with a snapshot asks the engine to score the
+    in one call (``engine_batch(queries, scores_only)``: the answer to each query of
+    ``scores_only`` is the engine's ``(ids, scores)``, not hits). A BM25 query on a namespace with a snapshot asks the engine to score the
     whole namespace once for its query vector, in that same call, and the snapshot cuts
     every list of that vector from those scores (a hybrid search's later rounds too);
     a list those scores do not settle goes to the engine in a second call."""
@@ -336,10 +337,11 @@ def answer_batch(
             if not snap.bm25_known(q):
                 wide.setdefault((id(snap), tuple(q.indices), tuple(q.values)), (snap, snap.bm25_query(q)))
     rest = [q for i, (q, hits) in enumerate(zip(queries, local)) if hits is None and i not in bm25]
-    asked = rest + [query for _, query in wide.values()]
-    answers = engine_batch(asked) if asked else []
-    for (snap, query), hits in zip(wide.values(), answers[len(rest):]):
-        snap.learn_bm25(query, hits)
+    scores_only = [query for _, query in wide.values()]
+    asked = rest + scores_only
+    answers = engine_batch(asked, scores_only) if asked else []
+    for (snap, query), (ids, scores) in zip(wide.values(), answers[len(rest):]):
+        snap.learn_bm25_scores(query, ids, scores)
     engine = iter(answers[: len(rest)])
     settled: dict[int, list[Hit] | None] = {}
     if bm25:
