@@ -20,6 +20,7 @@ from langgraph_memory import MemoryStore
 from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, StoredPoint, Where
+from langgraph_memory.store.backends import _snapshot_scores as snapshot_module
 from langgraph_memory.store.backends._snapshot import Snapshot
 from langgraph_memory.store.backends._snapshots import WriteLog, concerning
 from langgraph_memory.store.backends.edge import EdgeBackend
@@ -110,6 +111,14 @@ def test_a_snapshot_keeps_what_the_engine_keeps_in_its_order(engine, points, whe
     local = snapshot.answer(DenseQuery(query, where, limit, payload=False), {})
     assert [h.point.id for h in local] == [h.point.id for h in near]
     assert [h.score for h in local] == pytest.approx([h.score for h in near], abs=1e-6)
+    # A large snapshot scores with numpy's own loop instead of BLAS: the same answer.
+    saved, snapshot_module.OWN_LOOP_FROM = snapshot_module.OWN_LOOP_FROM, 0
+    try:
+        looped = snapshot.answer(DenseQuery(query, where, limit, payload=False), {})
+    finally:
+        snapshot_module.OWN_LOOP_FROM = saved
+    assert [h.point.id for h in looped] == [h.point.id for h in near]
+    assert [h.score for h in looped] == pytest.approx([h.score for h in near], abs=1e-6)
 
 
 def test_payloads_and_vectors_come_as_asked(engine):

@@ -20,6 +20,7 @@ import numpy as np
 from langgraph_memory.store.backends._base import (
     DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where,
 )
+from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, cosines, settled_limit
 
 
 BM25_DEPTH = 128
@@ -27,23 +28,6 @@ BM25_DEPTH = 128
 namespace of up to this many, else the best this many (a common word matches hundreds
 of a 1k namespace, and each hit costs its conversion). Lists the best ones do not settle
 go to the engine."""
-
-_last_vector: tuple[Any, np.ndarray] = (None, np.zeros(0, dtype=np.float32))
-
-
-def _unit(vector: Sequence[float]) -> np.ndarray:
-    """``vector`` made unit length as float32; a turn's rounds reuse one query vector
-    (the same list), converted once."""
-    global _last_vector
-    last, converted = _last_vector
-    if last is vector:
-        return converted
-    array = np.asarray(vector, dtype=np.float32)
-    norm = float(np.linalg.norm(array))
-    converted = array / np.float32(norm) if norm > 0 else array
-    _last_vector = (vector, converted)  # holding the list keeps its identity from being reused
-    return converted
-
 
 def _strings(value: Any) -> frozenset[str]:
     if isinstance(value, str):
@@ -185,6 +169,10 @@ class Snapshot:
                 memo[key] = derived
             # else (the sorted expiry times): built again when asked
         return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, memories, self.row, memo)
+
+    def cosines(self, vector: Sequence[float]) -> np.ndarray:
+        """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""
+        return cosines(self.vectors, vector)
 
     # -- the engine's filter conditions, as masks over the rows ----------------------------
 
@@ -342,7 +330,7 @@ class Snapshot:
                            max(1, min(len(self.ids), BM25_DEPTH)), payload=False)
 
     def bm25_known(self, query: SparseQuery) -> bool:
-        return _bm25_key(query) in self._bm25
+        return bm25_key(query) in self._bm25
 
     def learn_bm25(self, asked: SparseQuery, hits: list[Hit]) -> None:
         """:meth:`learn_bm25_scores` of the engine's hits."""
@@ -363,7 +351,7 @@ class Snapshot:
         if len(self._bm25) >= 16:
             self._bm25.clear()
         cut = min(scores) if ids and len(self.ids) > len(ids) >= asked.limit else None
-        self._bm25[_bm25_key(asked)] = (every, cut)
+        self._bm25[bm25_key(asked)] = (every, cut)
 
     # -- answers -----------------------------------------------------------------------------
 
@@ -374,7 +362,7 @@ class Snapshot:
         if keep is None:
             keep = masks[query.where] = self.mask(query.where)
         if isinstance(query, SparseQuery):
-            known = self._bm25.get(_bm25_key(query))
+            known = self._bm25.get(bm25_key(query))
             if known is None:  # dropped by another thread's batch meanwhile: the engine answers
                 return None
             every, cut = known
@@ -394,7 +382,7 @@ class Snapshot:
             # engine scores cosine against the vector made unit length).
             every = masks.get(id(query.vector))
             if every is None:
-                every = masks[id(query.vector)] = self.vectors @ _unit(query.vector)
+                every = masks[id(query.vector)] = self.cosines(query.vector)
             return self._best(query, rows, every[rows], query.min_score)
         rows = np.flatnonzero(keep)
         if query.order_by is not None:
@@ -422,25 +410,3 @@ class Snapshot:
         if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
             return ExactHits([Hit(StoredPoint(self.ids[r], {}), s) for r, s in zip(rows, scores)])
         return ExactHits([Hit(self._point(r, query.payload, query.with_vectors), s) for r, s in zip(rows, scores)])
-
-
-def best_rows(rows: np.ndarray, scores: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
-    """The best ``limit`` of ``rows`` (in id order) by their ``scores``, best first, equal
-    scores by ascending id, with their scores."""
-    if len(scores) > 2 * limit:
-        # The best ``limit`` and every row tied with the last of them, then in order.
-        cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
-        enough = scores >= cut
-        rows, scores = rows[enough], scores[enough]
-    order = np.argsort(-scores, kind="stable")[:limit]
-    return rows[order], scores[order]
-
-
-def settled_limit(query: DenseQuery | SparseQuery) -> int:
-    """How many hits ``query`` gets from a snapshot: its ``exact_limit`` when set (ties are
-    settled here: a caller asking past its cut to see one needs no more), else its limit."""
-    return query.limit if query.exact_limit is None else min(query.limit, query.exact_limit)
-
-
-def _bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    return tuple(query.indices), tuple(query.values)

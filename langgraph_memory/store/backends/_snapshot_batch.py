@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from langgraph_memory.store.backends._base import DenseQuery, Hit, SparseQuery
-from langgraph_memory.store.backends._snapshot import _bm25_key, _unit, best_rows, settled_limit
+from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, settled_limit
 
 ORDERS_KEPT = 8
 """Orders kept per snapshot (a turn uses one or two query vectors, three with aliases)."""
@@ -61,7 +61,7 @@ def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | Spar
     groups: dict[Any, list[tuple[int, DenseQuery | SparseQuery]]] = {}
     out: dict[int, list[Hit] | None] = {}
     for i, q in queries:
-        key: Any = ("dense", id(q.vector)) if isinstance(q, DenseQuery) else ("bm25", _bm25_key(q))
+        key: Any = ("dense", id(q.vector)) if isinstance(q, DenseQuery) else ("bm25", bm25_key(q))
         if key[0] == "bm25" and key[1] not in snapshot._bm25:
             out[i] = None  # dropped by another thread's batch meanwhile: the engine answers
             continue
@@ -97,7 +97,7 @@ def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: di
             return found
         scores = masks.get(id(query.vector))
         if scores is None:
-            scores = masks[id(query.vector)] = snapshot.vectors @ _unit(query.vector)
+            scores = masks[id(query.vector)] = snapshot.cosines(query.vector)
         valid = snapshot.has_dense
         every = bool(valid.all())
         if np.isnan(scores if every else scores[valid]).any():
