@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from contextlib import contextmanager
 from datetime import datetime, timezone
 
 import numpy as np
@@ -23,6 +24,7 @@ from langgraph_memory.store._reads import ranked
 from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, StoredPoint, Where
 from langgraph_memory.store.backends._base import ExactHits
 from langgraph_memory.store.backends._snapshot import Snapshot
+import langgraph_memory.store.backends._snapshot_batch as onepass
 from langgraph_memory.store.backends._snapshot_batch import answer_nearest
 
 DIM = 4
@@ -92,6 +94,36 @@ def dense_batches(draw):
 @settings(max_examples=150, deadline=None)
 @given(content=rows, queries=dense_batches())
 def test_one_pass_dense_lists_are_the_lists_answered_alone(content, queries):
+    _check_dense(content, queries)
+
+
+@contextmanager
+def _prefix_orders(whole_up_to: int, prefix: int):
+    """The large-namespace order (a sorted prefix, narrow lists answered from their own
+    rows) on the few rows a test draws."""
+    saved = onepass.WHOLE_ORDER_UP_TO, onepass.PREFIX_ROWS
+    onepass.WHOLE_ORDER_UP_TO, onepass.PREFIX_ROWS = whole_up_to, prefix
+    try:
+        yield
+    finally:
+        onepass.WHOLE_ORDER_UP_TO, onepass.PREFIX_ROWS = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(content=rows, queries=dense_batches(), whole_up_to=st.integers(0, 6), prefix=st.integers(1, 6))
+def test_a_prefix_of_the_order_gives_the_lists_of_the_whole_order(content, queries, whole_up_to, prefix):
+    with _prefix_orders(whole_up_to, prefix):
+        _check_dense(content, queries)
+
+
+@settings(max_examples=150, deadline=None)
+@given(content=rows, data=st.data(), whole_up_to=st.integers(0, 6), prefix=st.integers(1, 6))
+def test_bm25_lists_on_a_prefix_order_are_the_lists_answered_alone(content, data, whole_up_to, prefix):
+    with _prefix_orders(whole_up_to, prefix):
+        _check_bm25(content, data)
+
+
+def _check_dense(content, queries) -> None:
     snapshot = _snapshot(content)
     together = answer_nearest(snapshot, list(enumerate(queries)), {})
     assert sorted(together) == list(range(len(queries)))
@@ -103,6 +135,10 @@ def test_one_pass_dense_lists_are_the_lists_answered_alone(content, queries):
 @settings(max_examples=150, deadline=None)
 @given(content=rows, data=st.data())
 def test_one_pass_bm25_lists_are_the_lists_answered_alone(content, data):
+    _check_bm25(content, data)
+
+
+def _check_bm25(content, data) -> None:
     snapshot = _snapshot(content)
     terms = SparseQuery([1, 2], [1.0, 1.0], Where(namespace=NS), 10)
     asked = snapshot.bm25_query(terms)

@@ -20,6 +20,7 @@ from langgraph_memory import MemoryStore
 from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
 from langgraph_memory.store._reads import live_where
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, StoredPoint, Where
+from langgraph_memory.store.backends import _snapshot_scores as snapshot_module
 from langgraph_memory.store.backends._snapshot import Snapshot
 from langgraph_memory.store.backends._snapshots import WriteLog, concerning
 from langgraph_memory.store.backends.edge import EdgeBackend
@@ -110,6 +111,14 @@ def test_a_snapshot_keeps_what_the_engine_keeps_in_its_order(engine, points, whe
     local = snapshot.answer(DenseQuery(query, where, limit, payload=False), {})
     assert [h.point.id for h in local] == [h.point.id for h in near]
     assert [h.score for h in local] == pytest.approx([h.score for h in near], abs=1e-6)
+    # A large snapshot scores with numpy's own loop instead of BLAS: the same answer.
+    saved, snapshot_module.OWN_LOOP_FROM = snapshot_module.OWN_LOOP_FROM, 0
+    try:
+        looped = snapshot.answer(DenseQuery(query, where, limit, payload=False), {})
+    finally:
+        snapshot_module.OWN_LOOP_FROM = saved
+    assert [h.point.id for h in looped] == [h.point.id for h in near]
+    assert [h.score for h in looped] == pytest.approx([h.score for h in near], abs=1e-6)
 
 
 def test_payloads_and_vectors_come_as_asked(engine):
@@ -333,10 +342,43 @@ def test_the_snapshot_cap_comes_from_the_environment_or_is_refused_clearly(monke
         assert Snapshots().max_points == expected
 
 
+@pytest.mark.parametrize("points, budget, cap, total", [
+    ("", "", 2_000, 20_000), ("10000", "", 10_000, 20_000), ("10000", "5000", 5_000, 5_000),
+    ("500", "0", 0, 0), ("", "x", None, None), ("", "-3", None, None),
+])
+def test_the_snapshots_budget_is_in_points_whatever_the_cap(monkeypatch, points, budget, cap, total):
+    from langgraph_memory.store.backends._snapshots import SNAPSHOT_BUDGET_ENV, SNAPSHOT_POINTS_ENV, Snapshots
+
+    monkeypatch.setenv(SNAPSHOT_POINTS_ENV, points)
+    monkeypatch.setenv(SNAPSHOT_BUDGET_ENV, budget)
+    if cap is None:
+        with pytest.raises(ValueError, match=SNAPSHOT_BUDGET_ENV):
+            Snapshots()
+    else:
+        snapshots = Snapshots()
+        # A larger cap holds fewer namespaces, not more points; no namespace past the budget.
+        assert (snapshots.max_points, snapshots.budget) == (cap, total)
+
+
+def test_a_larger_cap_holds_fewer_namespaces_not_more_points(edge_store):
+    store = edge_store
+    snapshots = store._backend._snapshots
+    snapshots.max_points, snapshots.budget = 8, 16  # two namespaces of eight
+    users = [("memories", f"big-{u}") for u in range(3)]
+    for ns in users:
+        store.remember_many([{"content": f"{ns[1]} note {i}"} for i in range(8)], namespace=ns, dedup=False)
+    for ns in users:
+        for _ in range(2):
+            assert f"{ns[1]} note 1" in _chosen(store, f"{ns[1]} note 1", namespace=ns)
+    # The third would push the total past 16 points while the other two are busy: engine reads.
+    assert _held(store) == {namespace_key(ns) for ns in users[:2]}
+    assert sum(len(s.ids) for s in snapshots._held.values()) <= 16
+
+
 def test_busy_snapshots_are_not_dropped_for_another_namespace(edge_store):
     store = edge_store
     snapshots = store._backend._snapshots
-    snapshots.max_points = 4  # room for 40 points: ten namespaces of four
+    snapshots.max_points, snapshots.budget = 4, 40  # room for ten namespaces of four
     users = [("memories", f"busy-{u}") for u in range(11)]
     for ns in users:
         store.remember_many([{"content": f"{ns[1]} note {i}"} for i in range(4)], namespace=ns, dedup=False)
@@ -354,7 +396,7 @@ def test_idle_snapshots_make_room_for_a_busy_namespace(edge_store, monkeypatch):
 
     monkeypatch.setattr(_snapshots, "RECENT_S", 0.0)  # every snapshot counts as idle
     store = edge_store
-    store._backend._snapshots.max_points = 4
+    store._backend._snapshots.max_points, store._backend._snapshots.budget = 4, 40
     users = [("memories", f"idle-{u}") for u in range(11)]
     for ns in users:
         store.remember_many([{"content": f"{ns[1]} note {i}"} for i in range(4)], namespace=ns, dedup=False)

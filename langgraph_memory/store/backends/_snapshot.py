@@ -20,6 +20,7 @@ import numpy as np
 from langgraph_memory.store.backends._base import (
     DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where,
 )
+from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, cosines, settled_limit
 
 
 BM25_DEPTH = 128
@@ -27,23 +28,6 @@ BM25_DEPTH = 128
 namespace of up to this many, else the best this many (a common word matches hundreds
 of a 1k namespace, and each hit costs its conversion). Lists the best ones do not settle
 go to the engine."""
-
-_last_vector: tuple[Any, np.ndarray] = (None, np.zeros(0, dtype=np.float32))
-
-
-def _unit(vector: Sequence[float]) -> np.ndarray:
-    """``vector`` made unit length as float32; a turn's rounds reuse one query vector
-    (the same list), converted once."""
-    global _last_vector
-    last, converted = _last_vector
-    if last is vector:
-        return converted
-    array = np.asarray(vector, dtype=np.float32)
-    norm = float(np.linalg.norm(array))
-    converted = array / np.float32(norm) if norm > 0 else array
-    _last_vector = (vector, converted)  # holding the list keeps its identity from being reused
-    return converted
-
 
 def _strings(value: Any) -> frozenset[str]:
     if isinstance(value, str):
@@ -94,7 +78,7 @@ class Snapshot:
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
         """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25`); every new
         snapshot (a new sequence number) starts without."""
-        self._orders: dict[Any, tuple[Any, np.ndarray, np.ndarray]] = {}
+        self._orders: dict[Any, Any] = {}
         """Rows by score, per query vector (:mod:`._snapshot_batch`): a turn's rounds reuse them."""
 
     def at(self, seq: int) -> "Snapshot":
@@ -185,6 +169,10 @@ class Snapshot:
                 memo[key] = derived
             # else (the sorted expiry times): built again when asked
         return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, memories, self.row, memo)
+
+    def cosines(self, vector: Sequence[float]) -> np.ndarray:
+        """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""
+        return cosines(self.vectors, vector)
 
     # -- the engine's filter conditions, as masks over the rows ----------------------------
 
@@ -342,23 +330,28 @@ class Snapshot:
                            max(1, min(len(self.ids), BM25_DEPTH)), payload=False)
 
     def bm25_known(self, query: SparseQuery) -> bool:
-        return _bm25_key(query) in self._bm25
+        return bm25_key(query) in self._bm25
 
     def learn_bm25(self, asked: SparseQuery, hits: list[Hit]) -> None:
-        """Keep the engine's answer to :meth:`bm25_query` ``asked``: each row's score,
-        ``nan`` for a row it did not return. Fewer hits than asked: those rows share no
-        term with the query; else they score at most the last hit's score (the cut).
-        Valid as long as this snapshot is: a write anywhere in the shard gives the
-        namespace a new one."""
-        scores = np.full(len(self.ids), np.nan)
-        for h in hits:
-            r = self.row.get(h.point.id)
-            if r is not None:  # a point written since this snapshot was brought up to date
-                scores[r] = h.score
+        """:meth:`learn_bm25_scores` of the engine's hits."""
+        self.learn_bm25_scores(asked, [h.point.id for h in hits], [h.score for h in hits])
+
+    def learn_bm25_scores(self, asked: SparseQuery, ids: list[str], scores: list[float]) -> None:
+        """Keep the engine's answer to :meth:`bm25_query` ``asked`` (the ``ids`` it returned,
+        best first, and their ``scores``): each row's score, ``nan`` for a row it did not
+        return. Fewer hits than asked: those rows share no term with the query; else they
+        score at most the last hit's score (the cut). Valid as long as this snapshot is: a
+        write anywhere in the shard gives the namespace a new one."""
+        every = np.full(len(self.ids), np.nan)
+        row = self.row
+        # -1: a point written since this snapshot was brought up to date
+        rows = np.fromiter((row.get(i, -1) for i in ids), dtype=np.intp, count=len(ids))
+        known = rows >= 0
+        every[rows[known]] = np.asarray(scores, dtype=np.float64)[known]
         if len(self._bm25) >= 16:
             self._bm25.clear()
-        cut = min(h.score for h in hits) if hits and len(self.ids) > len(hits) >= asked.limit else None
-        self._bm25[_bm25_key(asked)] = (scores, cut)
+        cut = min(scores) if ids and len(self.ids) > len(ids) >= asked.limit else None
+        self._bm25[bm25_key(asked)] = (every, cut)
 
     # -- answers -----------------------------------------------------------------------------
 
@@ -369,7 +362,7 @@ class Snapshot:
         if keep is None:
             keep = masks[query.where] = self.mask(query.where)
         if isinstance(query, SparseQuery):
-            known = self._bm25.get(_bm25_key(query))
+            known = self._bm25.get(bm25_key(query))
             if known is None:  # dropped by another thread's batch meanwhile: the engine answers
                 return None
             every, cut = known
@@ -389,7 +382,7 @@ class Snapshot:
             # engine scores cosine against the vector made unit length).
             every = masks.get(id(query.vector))
             if every is None:
-                every = masks[id(query.vector)] = self.vectors @ _unit(query.vector)
+                every = masks[id(query.vector)] = self.cosines(query.vector)
             return self._best(query, rows, every[rows], query.min_score)
         rows = np.flatnonzero(keep)
         if query.order_by is not None:
@@ -409,26 +402,11 @@ class Snapshot:
         if min_score is not None:
             enough = scores >= min_score
             rows, scores = rows[enough], scores[enough]
-        if len(scores) > 2 * limit:
-            # The best ``limit`` and every row tied with the last of them, then in order.
-            cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
-            enough = scores >= cut
-            rows, scores = rows[enough], scores[enough]
-        order = np.argsort(-scores, kind="stable")[:limit]
-        return self.hits(query, rows[order].tolist(), scores[order].tolist())
+        rows, scores = best_rows(rows, scores, limit)
+        return self.hits(query, rows.tolist(), scores.tolist())
 
     def hits(self, query: DenseQuery | SparseQuery, rows: list[int], scores: list[float]) -> ExactHits:
         """``query``'s hits on ``rows``, best first: a list it asked for as it is."""
         if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
             return ExactHits([Hit(StoredPoint(self.ids[r], {}), s) for r, s in zip(rows, scores)])
         return ExactHits([Hit(self._point(r, query.payload, query.with_vectors), s) for r, s in zip(rows, scores)])
-
-
-def settled_limit(query: DenseQuery | SparseQuery) -> int:
-    """How many hits ``query`` gets from a snapshot: its ``exact_limit`` when set (ties are
-    settled here: a caller asking past its cut to see one needs no more), else its limit."""
-    return query.limit if query.exact_limit is None else min(query.limit, query.exact_limit)
-
-
-def _bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    return tuple(query.indices), tuple(query.values)

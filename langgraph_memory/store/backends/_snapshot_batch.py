@@ -1,26 +1,56 @@
 """A batch's nearest-neighbour lists on one snapshot, answered together.
 
-A pre-hook turn asks a small namespace for ~7 ranked lists (dense and BM25, plain,
-tagged with a named subject, within a named time, restricted to given ids), most on the
-same query vector. Answered one by one (:meth:`~._snapshot.Snapshot.answer`), each list
-pays ~10 small numpy calls (~1 µs each on 100 rows) for its cut and order. Here every
-row is sorted once per score vector (stably, so equal scores stay in id order), the
-order is kept for the turn's later rounds, and each list is that order filtered by its
-mask (one per distinct filter object) and cut. The answers are those of
-:meth:`Snapshot.answer`: the best ``limit`` by score, equal scores by ascending id.
+A pre-hook turn asks a namespace for ~7 ranked lists (dense and BM25, plain, tagged with a
+named subject, within a named time, restricted to given ids), most on the same query
+vector. Answered one by one (:meth:`~._snapshot.Snapshot.answer`), each list pays ~10
+small numpy calls for its cut and order. Here each score vector is ordered once (equal
+scores stay in id order), the order is kept for the turn's later rounds, and each list is
+that order filtered by its mask (one per distinct filter object) and cut. The answers are
+those of :meth:`Snapshot.answer`: the best ``limit`` by score, equal scores by ascending id.
+
+The order is a *prefix* of the full order: on a large namespace (past
+:data:`WHOLE_ORDER_UP_TO` rows) only the rows scoring at least the
+:data:`PREFIX_ROWS`-th best score are sorted (a partition then a sort of ~256 rows, where
+sorting 10k rows took ~0.7 ms), so every row left out scores strictly below every row
+kept. A list the prefix fills is exact; a list it does not fill (a narrow filter) is
+answered from its own rows. BM25 scores exist for at most ``BM25_DEPTH`` rows: those are
+sorted whole.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from langgraph_memory.store.backends._base import DenseQuery, Hit, SparseQuery
-from langgraph_memory.store.backends._snapshot import _bm25_key, _unit, settled_limit
+from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, settled_limit
 
 ORDERS_KEPT = 8
 """Orders kept per snapshot (a turn uses one or two query vectors, three with aliases)."""
+WHOLE_ORDER_UP_TO = 1_024
+"""Score vectors over at most this many rows are sorted whole (a few µs at 100 rows)."""
+PREFIX_ROWS = 256
+"""Past :data:`WHOLE_ORDER_UP_TO`, the best this many rows (and rows tied with the last)
+are sorted: a turn's lists ask 20-40, most over filters keeping most rows."""
+
+
+class _Order(NamedTuple):
+    owner: Any
+    """What the scores came from (a query vector, or the BM25 entry): its identity is
+    checked, and holding it keeps its id from being reused while the order lives."""
+    scores: np.ndarray
+    rows: np.ndarray
+    """Rows with a score (a dense vector; a BM25 hit) best first, equal scores by id: the
+    whole order, or its prefix down to :attr:`floor`."""
+    ordered: np.ndarray
+    """``scores[rows]``: non-increasing."""
+    floor: float
+    """Every row with a score not in :attr:`rows` scores strictly below this (-inf: none left out)."""
+    cut: float | None
+    """The BM25 cut: a row the engine did not return scores at most this."""
+    above_cut: int
+    """How many of :attr:`rows` score above the BM25 cut (all of them for dense scores)."""
 
 
 def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | SparseQuery]],
@@ -31,7 +61,7 @@ def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | Spar
     groups: dict[Any, list[tuple[int, DenseQuery | SparseQuery]]] = {}
     out: dict[int, list[Hit] | None] = {}
     for i, q in queries:
-        key: Any = ("dense", id(q.vector)) if isinstance(q, DenseQuery) else ("bm25", _bm25_key(q))
+        key: Any = ("dense", id(q.vector)) if isinstance(q, DenseQuery) else ("bm25", bm25_key(q))
         if key[0] == "bm25" and key[1] not in snapshot._bm25:
             out[i] = None  # dropped by another thread's batch meanwhile: the engine answers
             continue
@@ -41,33 +71,55 @@ def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | Spar
     return out
 
 
+def _scored_order(scores: np.ndarray, rows: np.ndarray | None, whole: bool = False) -> tuple[np.ndarray, float]:
+    """``rows`` (all rows when ``None``) best first, equal scores in id order: all of them
+    (``whole``), or past :data:`WHOLE_ORDER_UP_TO` those scoring at least the
+    :data:`PREFIX_ROWS`-th best score; and the floor below which every row left out scores."""
+    mine = scores if rows is None else scores[rows]
+    if whole or len(mine) <= WHOLE_ORDER_UP_TO or len(mine) <= PREFIX_ROWS:
+        order = np.argsort(-mine, kind="stable")
+        return (order if rows is None else rows[order]), -np.inf
+    floor = float(np.partition(mine, len(mine) - PREFIX_ROWS)[len(mine) - PREFIX_ROWS])
+    top = np.flatnonzero(mine >= floor)  # in id order: the stable sort keeps ties so
+    top = top[np.argsort(-mine[top], kind="stable")]
+    return (top if rows is None else rows[top]), floor
+
+
 def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.ndarray],
-             ) -> tuple[np.ndarray, float | None, np.ndarray] | None:
-    """The scores of ``query``'s vector, the BM25 cut, and every row by score, best first,
-    equal scores by ascending id (rows are in id order and the sort is stable). Kept on
-    the snapshot: a turn's later rounds ask again with the same vector. ``None``: the
-    BM25 scores were dropped by another thread's batch since :func:`answer_nearest` saw them."""
+             ) -> _Order | None:
+    """The order of ``query``'s scores (:class:`_Order`), kept on the snapshot: a turn's
+    later rounds ask again with the same vector. ``None``: the BM25 scores were dropped by
+    another thread's batch since :func:`answer_nearest` saw them, or a cosine is nan (a
+    nan in a stored vector has no place in an order: the lists are answered one by one)."""
     found = snapshot._orders.get(key)
     if isinstance(query, DenseQuery):
-        if found is not None and found[0] is query.vector:
-            return found[1], None, found[2]
+        if found is not None and found.owner is query.vector:
+            return found
         scores = masks.get(id(query.vector))
         if scores is None:
-            scores = masks[id(query.vector)] = snapshot.vectors @ _unit(query.vector)
-        owner: Any = query.vector  # held: its id is not reused while the entry lives
-        cut = None
+            scores = masks[id(query.vector)] = snapshot.cosines(query.vector)
+        valid = snapshot.has_dense
+        every = bool(valid.all())
+        if np.isnan(scores if every else scores[valid]).any():
+            return None
+        rows, floor = _scored_order(scores, None if every else np.flatnonzero(valid))
+        entry = _Order(query.vector, scores, rows, scores[rows], floor, None, len(rows))
     else:
         known = snapshot._bm25.get(key[1])  # one read: another thread may clear the cache
         if known is None:
             return None
-        scores, cut = owner = known
-        if found is not None and found[0] is owner:
-            return scores, cut, found[2]
-    order = np.argsort(-scores, kind="stable")
+        if found is not None and found.owner is known:
+            return found
+        scores, cut = known
+        rows, _ = _scored_order(scores, np.flatnonzero(~np.isnan(scores)), whole=True)
+        ordered = scores[rows]
+        # The rows above the cut are a prefix of the order: the engine returned every row above it.
+        above = len(rows) if cut is None else int(np.count_nonzero(ordered > cut))
+        entry = _Order(known, scores, rows, ordered, -np.inf, cut, above)
     if len(snapshot._orders) >= ORDERS_KEPT:
         snapshot._orders.clear()
-    snapshot._orders[key] = (owner, scores, order)
-    return scores, cut, order
+    snapshot._orders[key] = entry
+    return entry
 
 
 def _keep(snapshot: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.ndarray]) -> np.ndarray:
@@ -86,31 +138,35 @@ def _keep(snapshot: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.nd
 def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | SparseQuery]],
            masks: dict[Any, np.ndarray]) -> dict[int, list[Hit] | None]:
     """The lists of one query vector (its cosines, or the engine's BM25 scores and cut)."""
-    sparse = key[0] == "bm25"
-    ordered = _ordered(snapshot, key, members[0][1], masks)
-    if ordered is None:  # the engine answers these lists
-        return {i: None for i, _ in members}
-    scores, cut, order = ordered
-    if sparse:
-        valid = ~np.isnan(scores)
-    else:
-        valid = snapshot.has_dense
-        if np.isnan(scores[valid]).any():
-            # A nan cosine (a nan in a stored vector) has no place in an order: one by one.
-            return {i: snapshot.answer(q, masks) for i, q in members}
+    order = _ordered(snapshot, key, members[0][1], masks)
+    if order is None:
+        if key[0] == "bm25":  # the engine answers these lists
+            return {i: None for i, _ in members}
+        return {i: snapshot.answer(q, masks) for i, q in members}
     out: dict[int, list[Hit] | None] = {}
     for i, q in members:
         limit = settled_limit(q)
-        keep = _keep(snapshot, q, masks) & valid
-        if cut is not None:
+        rows, ordered = order.rows, order.ordered
+        floor = order.floor
+        if key[0] == "bm25":
             # A row the engine did not return scores at most the cut: only the rows above
             # it are sure to hold the list's best (else the engine answers the list).
-            keep &= scores > cut
-            if int(np.count_nonzero(keep)) < limit:
-                out[i] = None
-                continue
-        elif not sparse and q.min_score is not None:  # type: ignore[union-attr]
-            keep &= scores >= q.min_score  # type: ignore[union-attr]
-        rows = order[keep[order]][:limit]
-        out[i] = snapshot.hits(q, rows.tolist(), scores[rows].tolist())
+            rows, ordered = rows[: order.above_cut], ordered[: order.above_cut]
+        elif q.min_score is not None:  # type: ignore[union-attr]
+            enough = int(np.count_nonzero(ordered >= q.min_score))  # type: ignore[union-attr]
+            if enough < len(rows) or floor <= q.min_score:  # type: ignore[union-attr]
+                floor = -np.inf  # no row left out of the order reaches the floor
+            rows, ordered = rows[:enough], ordered[:enough]
+        kept = _keep(snapshot, q, masks)[rows]
+        chosen = rows[kept][:limit]
+        if len(chosen) < limit and floor != -np.inf:
+            # A narrow filter: its best rows may lie past the prefix. Its own rows, ordered.
+            mine = np.flatnonzero(_keep(snapshot, q, masks) & snapshot.has_dense)
+            if q.min_score is not None:  # type: ignore[union-attr]
+                mine = mine[order.scores[mine] >= q.min_score]  # type: ignore[union-attr]
+            chosen, _ = best_rows(mine, order.scores[mine], limit)
+        elif order.cut is not None and len(chosen) < limit:
+            out[i] = None
+            continue
+        out[i] = snapshot.hits(q, chosen.tolist(), order.scores[chosen].tolist())
     return out

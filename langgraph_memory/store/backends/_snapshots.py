@@ -36,8 +36,11 @@ if TYPE_CHECKING:  # numpy loads with the first snapshot, not with the store: th
 
 SNAPSHOT_POINTS_ENV = "LANGGRAPH_MEMORY_SNAPSHOT_POINTS"
 DEFAULT_SNAPSHOT_POINTS = 2_000
-BUDGET_FACTOR = 10
-"""All snapshots together hold at most this many namespaces' worth of the per-namespace cap."""
+SNAPSHOT_BUDGET_ENV = "LANGGRAPH_MEMORY_SNAPSHOT_BUDGET"
+DEFAULT_SNAPSHOT_BUDGET = 20_000
+"""All snapshots together hold at most this many points: ~4.2 MB per 1k points measured
+(1.5 MB of float32 vectors at 384 dimensions, the rest payloads), so ~85 MB. In points,
+not namespaces: a larger cap holds fewer namespaces, not more memory."""
 READS_BEFORE_SNAPSHOT = 2
 POINTS_PER_SEARCH = 100
 """A namespace is read whole once it has been searched once per this many of its points
@@ -57,6 +60,12 @@ def snapshot_points() -> int:
     """Namespaces of at most this many points are read once and served from memory:
     ``$LANGGRAPH_MEMORY_SNAPSHOT_POINTS``, default 2,000; 0 turns snapshots off."""
     return env_count(SNAPSHOT_POINTS_ENV, DEFAULT_SNAPSHOT_POINTS, 0, "points")
+
+
+def snapshot_budget() -> int:
+    """All snapshots of a store hold at most this many points together:
+    ``$LANGGRAPH_MEMORY_SNAPSHOT_BUDGET``, default 20,000; 0 turns snapshots off."""
+    return env_count(SNAPSHOT_BUDGET_ENV, DEFAULT_SNAPSHOT_BUDGET, 0, "points")
 
 
 Patches = tuple[tuple[frozenset[str], dict[str, Any]], ...]
@@ -161,8 +170,11 @@ def _patched_points(snapshot: Snapshot, dirty: set[str], patches: list[tuple[lis
 class Snapshots:
     """The snapshots of one shard, least recently used dropped first, and its write log."""
 
-    def __init__(self, max_points: int | None = None) -> None:
-        self.max_points = snapshot_points() if max_points is None else max_points
+    def __init__(self, max_points: int | None = None, budget: int | None = None) -> None:
+        self.budget = snapshot_budget() if budget is None else budget
+        """Points all snapshots hold at most together (:data:`DEFAULT_SNAPSHOT_BUDGET`)."""
+        self.max_points = min(snapshot_points() if max_points is None else max_points, self.budget)
+        """Points of the largest namespace held (at most the budget)."""
         self.log = WriteLog()
         self._lock = threading.Lock()
         self._held: OrderedDict[str, Snapshot] = OrderedDict()
@@ -250,8 +262,7 @@ class Snapshots:
                 self._held[namespace] = fresh
                 self._held.move_to_end(namespace)
             self._used[namespace] = time.monotonic()
-            while sum(len(s.ids) for s in self._held.values()) > self.max_points * BUDGET_FACTOR \
-                    and len(self._held) > 1:
+            while sum(len(s.ids) for s in self._held.values()) > self.budget and len(self._held) > 1:
                 dropped, _ = self._held.popitem(last=False)
                 self._used.pop(dropped, None)
                 self._sizes.pop(dropped, None)
@@ -260,7 +271,7 @@ class Snapshots:
 
     def _full_of_recent(self) -> bool:
         """Whether reading another namespace would drop a snapshot used within :data:`RECENT_S`."""
-        if sum(len(s.ids) for s in self._held.values()) + self.max_points <= self.max_points * BUDGET_FACTOR:
+        if sum(len(s.ids) for s in self._held.values()) + self.max_points <= self.budget:
             return False
         oldest = next(iter(self._held), None)
         return oldest is not None and time.monotonic() - self._used.get(oldest, 0.0) < RECENT_S
@@ -320,10 +331,11 @@ def local_answers(
 
 def answer_batch(
     snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
-    engine_batch: Callable[[Sequence[Query]], list[list[Hit]]],
+    engine_batch: Callable[..., list[Any]],
 ) -> list[list[Hit]]:
     """Every query's hits: from a snapshot where one answers it, the rest from the engine
-    in one call. A BM25 query on a namespace with a snapshot asks the engine to score the
+    in one call (``engine_batch(queries, scores_only)``: the answer to each query of
+    ``scores_only`` is the engine's ``(ids, scores)``, not hits). A BM25 query on a namespace with a snapshot asks the engine to score the
     whole namespace once for its query vector, in that same call, and the snapshot cuts
     every list of that vector from those scores (a hybrid search's later rounds too);
     a list those scores do not settle goes to the engine in a second call."""
@@ -336,10 +348,11 @@ def answer_batch(
             if not snap.bm25_known(q):
                 wide.setdefault((id(snap), tuple(q.indices), tuple(q.values)), (snap, snap.bm25_query(q)))
     rest = [q for i, (q, hits) in enumerate(zip(queries, local)) if hits is None and i not in bm25]
-    asked = rest + [query for _, query in wide.values()]
-    answers = engine_batch(asked) if asked else []
-    for (snap, query), hits in zip(wide.values(), answers[len(rest):]):
-        snap.learn_bm25(query, hits)
+    scores_only = [query for _, query in wide.values()]
+    asked = rest + scores_only
+    answers = engine_batch(asked, scores_only) if asked else []
+    for (snap, query), (ids, scores) in zip(wide.values(), answers[len(rest):]):
+        snap.learn_bm25_scores(query, ids, scores)
     engine = iter(answers[: len(rest)])
     settled: dict[int, list[Hit] | None] = {}
     if bm25:
