@@ -58,7 +58,13 @@ def _imports(module: str) -> dict[str, set[str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     ours: set[str] = set()
     others: set[str] = set()
+    # Imports under `if TYPE_CHECKING:` never run: they are annotations, not edges.
+    typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+                   for stmt in block.body for n in ast.walk(stmt)}
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):

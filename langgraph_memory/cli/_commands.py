@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
+from langgraph_memory.cli._progress import PROGRESS_MIN_RECORDS, ProgressBar, want_progress
 from langgraph_memory.store._labels import shown_namespace
 from langgraph_memory.store._reads import check_memory_id
 from langgraph_memory.store.backends import StoredPoint, Where
@@ -35,10 +36,6 @@ from langgraph_memory.store.records import (
     validate_namespace,
     validate_subjects,
 )
-
-# Below this many records a progress bar only flickers; --progress forces it anyway.
-PROGRESS_MIN_RECORDS = 1000
-
 
 class CliError(Exception):
     """A failure to report as one line, exit status 1."""
@@ -178,40 +175,6 @@ def _emit(args: argparse.Namespace, out: TextIO, data: Any, render: Callable[[],
         render()
 
 
-class ProgressBar:
-    """A one-line ``\\r`` bar on a stream; redrawn only when the percentage moves."""
-
-    def __init__(self, stream: TextIO, enabled: bool) -> None:
-        self.stream = stream
-        self.enabled = enabled
-        self._last: tuple[str, int] | None = None
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        pct = 100 if total <= 0 else min(100, done * 100 // total)
-        if self._last == (phase, pct):
-            return
-        if self._last is not None and self._last[0] != phase:
-            self.stream.write("\n")
-        self._last = (phase, pct)
-        filled = pct * 30 // 100
-        unit = "bytes" if phase == "validate" else "records"
-        self.stream.write(f"\r{phase:<8} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {done}/{total} {unit}")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled and self._last is not None:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _want_progress(flag: bool | None, stream: TextIO, large: bool) -> bool:
-    if flag is not None:
-        return flag
-    return large and bool(getattr(stream, "isatty", lambda: False)())
-
-
 # -- commands -----------------------------------------------------------------------------
 
 
@@ -346,7 +309,7 @@ def cmd_stats(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) ->
 def cmd_export(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     namespace = None if args.namespace is None else parse_namespace(args.namespace)
     large = store.count(namespace=namespace, include_superseded=True) >= PROGRESS_MIN_RECORDS
-    bar = ProgressBar(err, _want_progress(args.progress, err, large))
+    bar = ProgressBar(err, want_progress(args.progress, err, large))
     try:
         # A file is written beside and renamed: a failed export never looks like a whole one.
         summary = store.export(out if args.file == "-" else args.file, namespace=namespace, progress=bar)
@@ -374,7 +337,7 @@ def cmd_import(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -
         raise CliError(f"no such file: {path}")
     try:
         large = Path(path).stat().st_size >= PROGRESS_MIN_RECORDS * 8_000  # ~8 kB per 384-d record
-        bar = ProgressBar(err, _want_progress(args.progress, err, large))
+        bar = ProgressBar(err, want_progress(args.progress, err, large))
         try:
             summary = store.import_(path, dry_run=args.dry_run, progress=bar)
         finally:

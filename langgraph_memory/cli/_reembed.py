@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from langgraph_memory.cli._commands import CliError, ProgressBar, _emit, _want_progress
+from langgraph_memory.cli._commands import CliError, _emit
+from langgraph_memory.cli._progress import ProgressBar, want_progress
 
 
 def cmd_reembed(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -16,7 +17,7 @@ def cmd_reembed(store: Any, args: argparse.Namespace, out: TextIO, err: TextIO) 
 
     if not args.embedder:
         raise CliError("reembed needs --embedder NAME: the embedder to rebuild the store with")
-    bar = ProgressBar(err, _want_progress(args.progress, err, True))
+    bar = ProgressBar(err, want_progress(args.progress, err, True))
     try:
         if store is None:
             report = reembed(args.path, args.embedder, progress=bar)
