@@ -2077,6 +2077,8 @@ ROUND_13: list[DedupPair] = [
     DedupPair("Ravi's son is 7 years old", "ravi's son is 7 months old", "different", "en"),
     DedupPair("Ravi's holiday is 2 weeks", "ravi's holiday is 2 days", "different", "en"),
     DedupPair("Le fils de Ravi a 7 ans", "le fils de ravi a 7 mois", "different", "fr"),
+    DedupPair("Ravi is called Bubu", "ravi goes by Uber now", "different", "en"),
+    DedupPair("Ravi is called Bubu", "ravi goes by Eurostar to Paris", "different", "en"),
     DedupPair("Ottilie walks the dog for 20 min", "ottilie walks the dog for 20 minutes", "duplicate", "en"),
     DedupPair("Ravi's son is 7 yo", "ravi's son is 7 years old", "duplicate", "en"),
 ]

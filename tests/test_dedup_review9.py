@@ -26,9 +26,20 @@ def test_the_same_number_of_another_unit_of_time_is_another_value(old, new):
         assert MINILM.decide(new, old, cosine).decision == "different", (old, new, cosine)
 
 
+@pytest.mark.parametrize("old, new", [
+    ("Ravi is called Bubu", "ravi goes by Uber now"),
+    ("Ravi is called Bubu", "ravi goes by Lyft to work"),
+    ("Ravi is called Bubu", "ravi goes by Eurostar to Paris"),
+])
+def test_going_by_a_vehicle_is_no_name(old, new):
+    for cosine in APART_COSINES:
+        assert MINILM.decide(new, old, cosine).decision == "different", (old, new, cosine)
+
+
 @pytest.mark.parametrize("old, new, expected", [
     ("Ottilie walks the dog for 20 min", "ottilie walks the dog for 20 minutes", "duplicate"),
     ("Ravi's son is 7 yo", "ravi's son is 7 years old", "duplicate"),
+    ("Ravi goes by Bubu", "ravi is called Bubu", "duplicate"),
 ])
 def test_the_same_value_in_another_form_still_merges(old, new, expected):
     assert MINILM.decide(new, old, 0.93).decision == expected
