@@ -43,3 +43,32 @@ def test_going_by_a_vehicle_is_no_name(old, new):
 ])
 def test_the_same_value_in_another_form_still_merges(old, new, expected):
     assert MINILM.decide(new, old, 0.93).decision == expected
+
+
+@pytest.mark.parametrize("said", ["one one two", "four four", "two one", "seven seven", "nine one one", "un deux trois",
+                                  "twenty twenty", "sixty sixty", "one hundred one hundred", "zero seven",
+                                  "one thousand one thousand"])
+def test_number_words_said_one_by_one_are_no_sum(said):
+    """Digits said one by one ("one one two", a code, a room, a score) are no number the words add up to: they
+    are left as words, never written as their sum ("4")."""
+    from langgraph_memory.store._number_words import spell_numbers
+
+    assert spell_numbers(f"the code is {said}") == f"the code is {said}"
+
+
+@pytest.mark.parametrize("said, value", [
+    ("thirty-six", "36"), ("twenty one", "21"), ("one hundred and five", "105"), ("twelve hundred", "1200"),
+    ("two thousand and twenty", "2020"), ("quatre-vingt-dix-sept", "97"), ("soixante et onze", "71"),
+    ("soixante-dix-sept", "77"), ("dix-sept", "17"), ("deux cent cinquante", "250"), ("quatre-vingts", "80"),
+    ("mille deux cents", "1200"), ("vingt et un", "21"),
+])
+def test_well_formed_number_words_still_read_as_their_value(said, value):
+    from langgraph_memory.store._number_words import spell_numbers
+
+    assert spell_numbers(f"the count is {said}") == f"the count is {value}"
+
+
+def test_a_code_said_digit_by_digit_is_not_its_sum():
+    """"four four" is no 8: beside a code of 8 it is another value (a new code), never the same one."""
+    for cosine in APART_COSINES:
+        assert MINILM.decide("ravi's locker code is 8", "Ravi's locker code is four four", cosine).decision != "duplicate"
