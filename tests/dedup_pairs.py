@@ -2067,3 +2067,20 @@ ROUND_12 += [
 ]
 ROUNDS["round 12 (tuning, i25-spoken)"] = ROUND_12
 PAIRS.extend(ROUND_12)
+
+# Round 13 (review9 probes): hard negatives of the i25 form rules found in review, where a form hid another value:
+# another unit of time said of the same number (abbreviated or not), and "goes by" a way of travelling read as a
+# name; with the same values in both forms, which still merge.
+ROUND_13: list[DedupPair] = [
+    DedupPair("Ottilie walks the dog for 20 min", "ottilie walks the dog for 20 hrs", "different", "en"),
+    DedupPair("Ravi's son is 7 yo", "ravi's son is 7 months old", "different", "en"),
+    DedupPair("Ravi's son is 7 years old", "ravi's son is 7 months old", "different", "en"),
+    DedupPair("Ravi's holiday is 2 weeks", "ravi's holiday is 2 days", "different", "en"),
+    DedupPair("Le fils de Ravi a 7 ans", "le fils de ravi a 7 mois", "different", "fr"),
+    DedupPair("Ravi is called Bubu", "ravi goes by Uber now", "different", "en"),
+    DedupPair("Ravi is called Bubu", "ravi goes by Eurostar to Paris", "different", "en"),
+    DedupPair("Ottilie walks the dog for 20 min", "ottilie walks the dog for 20 minutes", "duplicate", "en"),
+    DedupPair("Ravi's son is 7 yo", "ravi's son is 7 years old", "duplicate", "en"),
+]
+ROUNDS["round 13 (review9 probes)"] = ROUND_13
+PAIRS.extend(ROUND_13)

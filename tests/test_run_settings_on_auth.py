@@ -41,6 +41,17 @@ def test_a_client_run_cannot_undo_the_channel_scope_or_add_channels_or_kinds():
     assert InjectionConfig().override({"channel_scope": True}, narrow_only=True).channel_scope
 
 
+def test_a_client_run_cannot_keep_memories_in_view_longer_than_the_app():
+    """``reinject_after_turns`` is how long an injected memory stays in the model's view
+    (every turn renders all of them): raised, each turn's memories pile up in the prompt
+    past the app's token budget, turn after turn. Lowered, a memory comes back sooner,
+    within each turn's budget."""
+    with pytest.raises(InvalidMemoryError, match="reinject_after_turns"):
+        APP.override({"reinject_after_turns": 1_000_000}, narrow_only=True)
+    assert APP.override({"reinject_after_turns": 1_000_000}).reinject_after_turns == 1_000_000  # the app may
+    assert APP.override({"reinject_after_turns": 2}, narrow_only=True).reinject_after_turns == 2
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.sampled_from([*BUDGETS, "channel_scope", "channels", "kinds", "similar_min_cosine"]),
                        st.one_of(st.integers(-5, 3000), st.booleans(), st.none(), st.floats(allow_nan=True),

@@ -21,8 +21,10 @@ __all__ = ["check_overrides"]
 
 
 _BUDGETS = frozenset({"identity_limit", "important_limit", "recent_limit", "similar_limit", "max_semantic_buffer",
-                      "max_injection_count", "max_tokens"})
-"""Settings that bound how much is read and injected: a client run may lower them only."""
+                      "max_injection_count", "max_tokens", "reinject_after_turns"})
+"""Settings that bound how much is read and injected: a client run may lower them only.
+(``reinject_after_turns`` is how many turns an injected memory stays in the rendered view:
+raised, every turn's memories pile up in the prompt past ``max_tokens``.)"""
 
 
 def check_overrides(config: Any, changes: Any, *, narrow_only: bool = False) -> dict[str, Any]:

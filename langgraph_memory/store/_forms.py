@@ -48,7 +48,10 @@ _ABBREVIATION = re.compile(rf"(?<![\w/])({'|'.join(sorted(map(re.escape, _ABBREV
                            r"(?![\w/])\.?", re.IGNORECASE)
 # Naming verbs that say "is called": "goes by Maxi", "is known as", "se fait appeler", "répond au nom de".
 _NAMING = [
-    (re.compile(r"\b(?:goes|go|went|going)\s+by\b(?=\s+(?:the\s+name\s+(?:of\s+)?)?[A-Z])"), "is called"),
+    # Not a way of travelling: "goes by Uber now", "goes by Eurostar to Paris" (a vehicle, or a destination after).
+    (re.compile(r"\b(?:goes|go|went|going)\s+by\b(?=\s+(?:the\s+name\s+(?:of\s+)?)?[A-Z])"
+                r"(?!\s+(?i:uber|lyft|taxi|cab|bus|coach|train|tram|metro|tube|subway|car|bike|bicycle|scooter|plane|"
+                r"boat|ferry|foot)\b)(?![^.,;!?]*\b(?:to|from|via|into)\s)"), "is called"),
     (re.compile(r"\b(?:is|are|was)\s+(?:better\s+)?known\s+as\b(?=\s+[A-Z])"), "is called"),
     (re.compile(r"\b(?:se|s['’])\s*fai(?:t|sait)\s+appeler\b", re.IGNORECASE), "s'appelle"),
     (re.compile(r"\br[ée]pond\s+au\s+nom\s+de\b", re.IGNORECASE), "s'appelle"),

@@ -55,14 +55,26 @@ def _value(words: list[str]) -> int | None:
             continue
         scale = _SCALES.get(word)
         if scale == 100:
+            if current >= 100:
+                return None  # "one hundred one hundred"
             current = max(current, 1) * 100
         elif scale == 1000:
+            if total:
+                return None  # "one thousand one thousand"
             total += max(current, 1) * 1000
             current = 0
         elif word in ("vingt", "vingts") and i and words[i - 1] == "quatre":
             current += 80 - 4  # "quatre-vingt(s)": four twenties
         else:
-            current += _UNITS.get(word, _ORDINALS.get(word, 0))
+            value = _UNITS.get(word, _ORDINALS.get(word, 0))
+            # Each word fills the place left free: a ten after nothing below a hundred, a unit after a ten
+            # ("twenty one", "dix-sept"), a ten or a teen after 60 or 80 in French ("soixante-dix", "soixante et
+            # onze"). Else the words are said one by one ("one one two", "twenty twenty", "zero seven": a code,
+            # a year, a score), not a sum.
+            low = current % 100
+            if not value or (low and not (low % 10 == 0 and value < 10 or low in (60, 80) and value < 20)):
+                return None
+            current += value
     return total + current
 
 
@@ -89,8 +101,8 @@ def _spell_run(match: re.Match[str]) -> str:
         valid = numbered and not single and all(w not in _ORDINALS or w in _UNITS for w in numbered[:-1])
         if valid and not ordinal and numbered[-1] in _ORDINALS and numbered[-1] not in _UNITS:
             valid = False
-        if valid:
-            value = _value(numbered)
+        value = _value(numbered) if valid else None
+        if value is not None:
             out.append(f"{value}th" if ordinal else str(value))
             rest = wordy[kept:]
             if rest:

@@ -32,9 +32,11 @@ _UNITS = {
                      "adults", "adultes", "pax", "couverts", "places", "seats"), "people"),
     **dict.fromkeys(("km", "kilometres", "kilometers", "kilomètres", "miles", "mi"), "distance"),
     **dict.fromkeys(("kg", "kilos", "kilograms", "lbs", "lb"), "weight"),
-    **dict.fromkeys(("minutes", "min", "mins", "hours", "hrs"), "duration"),
-    **dict.fromkeys(("days", "jours", "weeks", "semaines", "nights", "nuits"), "days"),
-    **dict.fromkeys(("years", "ans", "yrs", "months"), "years"),
+    # A unit of time says which one after the kind: "20 min" / "20 hrs", "7 yo" / "7 months old", "2 weeks" /
+    # "2 days" are other values of one kind.
+    **dict.fromkeys(("minutes", "min", "mins"), "duration:minute"), **dict.fromkeys(("hours", "hrs"), "duration:hour"),
+    **dict.fromkeys(("days", "jours", "nights", "nuits"), "days:day"), **dict.fromkeys(("weeks", "semaines"), "days:week"),
+    **dict.fromkeys(("years", "ans", "yrs", "yo"), "years:year"), **dict.fromkeys(("months", "mois"), "years:month"),
     **dict.fromkeys(("percent", "pourcent", "%"), "percent"),
     **dict.fromkeys(("o", "oclock", "h", "heures", "heure", "pm", "am"), "time"),
 }
