@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, Sequence
 
 from langgraph_memory.store._changes import CHOICE_STEMS, USES_STEMS, same_word
-from langgraph_memory.store._forms import one_form
+from langgraph_memory.store._forms import one_form, spelled_out_by
 from langgraph_memory.store._frames import _steady, alike, choice_made, frame_swap, moved_on, role_changed, slot_swap
 from langgraph_memory.store._slot_aliases import another_item, one_more, same_slot, says_another
 from langgraph_memory.store._slots import _LANGUAGES, held_apart, single_value_swap
@@ -196,6 +196,17 @@ class DedupPolicy:
 
     def _lexical(self, new: str, old: str, cosine: float, new_subjects: Sequence[str],
                  old_subjects: Sequence[str]) -> tuple[DedupVerdict, bool]:
+        verdict, certain = self._read(new, old, cosine, new_subjects, old_subjects)
+        # A duplicate stores nothing: never on initials alone. The new memory spelling out the old one's acronym
+        # supersedes it (nothing lost); an acronym after the words it might stand for keeps both.
+        if verdict.decision == "duplicate" and (side := spelled_out_by(new, old)):
+            if side == "new":
+                return DedupVerdict("refinement", f"spells out an acronym; {verdict.reason}"), certain
+            return DedupVerdict("different", f"an acronym read by its initials only; {verdict.reason}"), False
+        return verdict, certain
+
+    def _read(self, new: str, old: str, cosine: float, new_subjects: Sequence[str],
+              old_subjects: Sequence[str]) -> tuple[DedupVerdict, bool]:
         def out(decision: DedupDecision, why: str, certain: bool = True) -> tuple[DedupVerdict, bool]:
             return DedupVerdict(decision, f"{why} (cosine {cosine:.2f})"), certain
 

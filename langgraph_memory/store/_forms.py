@@ -116,6 +116,18 @@ def _expand_acronyms(text: str, other: str) -> str:
     return _CAPITALISED_RUN.sub(shorten, text)
 
 
+def spelled_out_by(new: str, old: str) -> str | None:
+    """Which side spells out by its initials an acronym only the other says: ``"new"`` ("studies at University
+    College Leeds" after "UCL"), ``"old"``, or ``None``. Initials alone do not say it is the same institution
+    ("UCL" is also University College London), so such a pair is never a silent duplicate (see
+    :func:`~langgraph_memory.store._dedup.DedupPolicy`)."""
+    if _expand_acronyms(new, old) != new:
+        return "new"
+    if _expand_acronyms(old, new) != old:
+        return "old"
+    return None
+
+
 # ---------------------------------------------------------------------------------------------- the first person
 # The stored third person of the user, as memories are written ("User ...", "The user's ...", "L'utilisateur ...").
 _USER = re.compile(r"\b(?:the\s+)?user(?:['’]s)?\b|\b(?:de\s+)?l['’]utilisat(?:eur|rice)\b", re.IGNORECASE)
