@@ -7,13 +7,16 @@ Only numbers of two words or more are rewritten here (and "six", which no other 
 number word is read by ``_quantities.canonical``, which keeps "one", "un", "une" (a pronoun, an article) and "neuf"
 ("new") out. The lexicon is closed: every number word of both languages, never words taken from examples.
 
-Pure Python (stdlib only).
+The lexicon finds the runs; `text2num <https://pypi.org/project/text2num/>`_ (a Rust parser of number words in
+eight languages) reads each run's value.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from text_to_num import text2num
 
 __all__ = ["NUMBER_WORDS", "ORDINAL_WORDS", "spell_numbers"]
 
@@ -40,6 +43,11 @@ _ORDINALS = {
     **{w: 10 * n for n, w in enumerate("vingtieme trentieme quarantieme cinquantieme soixantieme".split(), 2)},
     "centieme": 100, "millieme": 1000,
 }
+_EN_CARDINALS = {n: w for w, n in _UNITS.items() if w in "zero one two three four five six seven eight nine ten eleven "
+                 "twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty "
+                 "seventy eighty ninety".split()} | {100: "hundred", 1000: "thousand"}
+_FR_CARDINALS = {n: w for w, n in _UNITS.items() if w in "un deux trois quatre cinq six sept huit neuf dix onze douze "
+                 "treize quatorze quinze seize vingt trente quarante cinquante soixante".split()} | {100: "cent", 1000: "mille"}
 _JOINERS = {"and", "et"}  # "one hundred and five", "vingt et un"
 
 
@@ -47,35 +55,29 @@ def _fold(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
+def _cardinal_of(ordinal: str) -> str:
+    """The cardinal word an ordinal word says ("third" -> "three", "unieme" -> "un", "hundredth" -> "hundred")."""
+    french = ordinal.endswith("ieme")
+    value = _ORDINALS[ordinal]
+    words = _FR_CARDINALS if french else _EN_CARDINALS
+    return words[value]
+
+
 def _value(words: list[str]) -> int | None:
-    """The number a run of number words says, or ``None`` when the run is no well-formed number."""
-    total = current = 0
-    for i, word in enumerate(words):
-        if word in _JOINERS:
+    """The number a run of number words says, or ``None`` when the run is no well-formed number.
+
+    Read by text2num's parser (English, then French); an ordinal last word is read as its cardinal. A run that
+    is no single number ("one one two", "twenty twenty", "zero seven": a code, a year, a score said word by word)
+    is refused by the parser or, for a leading zero, here: it is never added up."""
+    if words[0] == "zero" and len(words) > 1:
+        return None
+    said = [*words[:-1], _cardinal_of(words[-1]) if words[-1] in _ORDINALS and words[-1] not in _UNITS else words[-1]]
+    for lang in ("en", "fr"):
+        try:
+            return text2num(" ".join(said), lang)
+        except ValueError:
             continue
-        scale = _SCALES.get(word)
-        if scale == 100:
-            if current >= 100:
-                return None  # "one hundred one hundred"
-            current = max(current, 1) * 100
-        elif scale == 1000:
-            if total:
-                return None  # "one thousand one thousand"
-            total += max(current, 1) * 1000
-            current = 0
-        elif word in ("vingt", "vingts") and i and words[i - 1] == "quatre":
-            current += 80 - 4  # "quatre-vingt(s)": four twenties
-        else:
-            value = _UNITS.get(word, _ORDINALS.get(word, 0))
-            # Each word fills the place left free: a ten after nothing below a hundred, a unit after a ten
-            # ("twenty one", "dix-sept"), a ten or a teen after 60 or 80 in French ("soixante-dix", "soixante et
-            # onze"). Else the words are said one by one ("one one two", "twenty twenty", "zero seven": a code,
-            # a year, a score), not a sum.
-            low = current % 100
-            if not value or (low and not (low % 10 == 0 and value < 10 or low in (60, 80) and value < 20)):
-                return None
-            current += value
-    return total + current
+    return None
 
 
 _WORD = r"[^\W\d_]+"
@@ -101,7 +103,7 @@ def _spell_run(match: re.Match[str]) -> str:
         valid = numbered and not single and all(w not in _ORDINALS or w in _UNITS for w in numbered[:-1])
         if valid and not ordinal and numbered[-1] in _ORDINALS and numbered[-1] not in _UNITS:
             valid = False
-        value = _value(numbered) if valid else None
+        value = _value(words) if valid else None  # with its joiners: "vingt et un"
         if value is not None:
             out.append(f"{value}th" if ordinal else str(value))
             rest = wordy[kept:]
