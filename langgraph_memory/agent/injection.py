@@ -228,8 +228,8 @@ def _gather(
     cache: VectorCache,
     pending: Future[QueryVectors] | None = None,
 ) -> list[tuple[Memory, Channel, float | None, str]]:
-    filters = turn_filters(namespace, config)
-    plans: dict[Channel, Any] = filters.metadata_plans(utcnow())
+    filters, now = turn_filters(namespace, config), utcnow()  # one time for all of the turn's filters
+    plans: dict[Channel, Any] = filters.metadata_plans(now)
     answers: dict[Channel, Any] = {}
     if pending is not None:
         if plans:
@@ -242,7 +242,7 @@ def _gather(
         # Without an embedding under way, every channel's first round shares one engine call.
         plans["similar"] = search_plan(
             store.sparse_embeddings, vectors,
-            filters.similar_where(utcnow()), config.similar_limit,
+            filters.similar_where(now), config.similar_limit,
             # The vectors the semantic dedup will need ride in the fetch of the winners'
             # payloads (sparing it a retrieve round): those of winners above the floor
             # that the cache lacks. A winner below the floor is never compared.
