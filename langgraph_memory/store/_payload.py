@@ -3,13 +3,12 @@ applies to a new memory, plus the links and counters a stored record carries."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any, Mapping
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import (
-    MAX_NAMESPACE_PART_CHARS, MAX_SOURCE_CHARS, check_epoch, check_metadata, check_number, check_text,
+    MAX_NAMESPACE_PART_CHARS, MAX_SOURCE_CHARS, check_epoch, check_metadata, check_number, check_text, exact_object,
 )
 from langgraph_memory.store._links import HISTORY, check_link_entries
 from langgraph_memory.store.records import (
@@ -114,12 +113,9 @@ def _exact_metadata(payload: Mapping[str, Any]) -> dict[str, Any]:
     exact = payload.get("metadata_json")
     if exact is None:
         return {}
-    if not isinstance(exact, str):
-        raise InvalidMemoryError("metadata_json", "must be the metadata as JSON text")
-    try:
-        metadata = json.loads(exact)
-    except (ValueError, RecursionError):
-        raise InvalidMemoryError("metadata_json", "must be the metadata as JSON text") from None
+    metadata = exact_object(exact)  # the reading every reader does: a copy it would skip is refused here
+    if metadata is None:
+        raise InvalidMemoryError("metadata_json", "must be the metadata as a JSON object in text")
     return metadata_fields(check_metadata(metadata, "metadata_json"))
 
 
