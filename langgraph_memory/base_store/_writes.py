@@ -8,7 +8,6 @@ as it was.
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from datetime import datetime, timezone
@@ -27,15 +26,15 @@ from langgraph_memory.base_store._items import (
     as_uuid,
     check_key,
     check_namespace,
-    check_value,
     check_written_namespace,
     is_memory,
     item_point_id,
     memory_value,
     owns,
 )
+from langgraph_memory.base_store._payloads import checked_value
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import check_minutes, engine_exact
+from langgraph_memory.store._checks import check_minutes
 from langgraph_memory.store._reads import history_chain
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
 from langgraph_memory.store.records import Memory, namespace_key, new_memory
@@ -63,6 +62,10 @@ class PlannedPut:
     """The item's own point id (:func:`item_point_id`), computed once per put."""
     written: StoredPoint | None = None
     """The item's point as written, once it is (a plain item only: not a memory)."""
+    engine_value: dict[str, Any] | None = None
+    """What the point's payload holds of ``value`` (:func:`~._payloads.checked_value`)."""
+    value_json: str | None = None
+    """``value`` as JSON text, when ``engine_value`` is not all of it exactly."""
 
 
 def _check_ttl(ttl: Any) -> float | None:
@@ -180,11 +183,11 @@ def plan_puts(
     existing = lookup(backend, list(last), now, stored, candidates)
     planned = []
     for (namespace, key), op in last.items():
-        value = None if op.value is None else check_value(op.value)
+        value, engine_value, value_json = (None, None, None) if op.value is None else checked_value(op.value)
         index = _check_index(op.index)
         point_id = candidates[(namespace, key)][0]
         put = PlannedPut(namespace, key, value, _check_ttl(op.ttl), existing.get((namespace, key)),
-                         stored.get(point_id), point_id=point_id)
+                         stored.get(point_id), point_id=point_id, engine_value=engine_value, value_json=value_json)
         old = put.existing
         updating_memory = old is not None and is_memory(old.payload)
         if updating_memory and value is not None and fields is None:
@@ -219,16 +222,17 @@ def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> di
         "ns_prefixes": [namespace_key(put.namespace[:i]) for i in range(1, len(put.namespace) + 1)],
         "status": MEMORY if put.memory is not None else ITEM,
         "item_key": put.key,
-        "value": put.value,
+        "value": put.engine_value,
         "created_at": created,
         "updated_at": now,
         "expires_at": None if put.ttl is None else now + put.ttl * 60,
         "ttl_minutes": put.ttl,
-        "extra_vectors": extra,
     })
-    if put.value is not None and not engine_exact(put.value):
-        # Filters read ``value``; reads return this exact copy (floats, integers past 64 bits).
-        payload["value_json"] = json.dumps(put.value, ensure_ascii=False)
+    if extra:  # each payload field costs its conversion into the engine: none is written for nothing
+        payload["extra_vectors"] = extra
+    if put.value_json is not None:
+        # Filters read ``value`` (its top-level scalars); reads return this exact copy.
+        payload["value_json"] = put.value_json
     return payload
 
 

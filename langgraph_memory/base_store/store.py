@@ -293,7 +293,8 @@ class QdrantStore(BaseStore):
             seq = self._cache.mark() if self._cache is not None else 0
             logged = write_puts(self._backend, puts, texts_vectors, dims=dims, sparse=self._sparse)
             if self._cache is not None:
-                self._cache.keep_written(seq, logged, written_items(puts))
+                self._cache.keep_written(seq, logged, written_items(puts),
+                                         {(p.namespace, p.key): p.value for p in puts if p.value is not None})
         return results
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
