@@ -32,6 +32,7 @@ from langgraph_memory.store._checks import check_json_depth
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 _INT_MIN, _INT_END = -(2**63), 2**64  # integers the engine keeps as integers
+_ENCODER = json.JSONEncoder(allow_nan=False, ensure_ascii=False)
 
 
 def checked_value(value: Any) -> tuple[dict[str, Any], dict[str, Any], str | None]:
@@ -43,7 +44,7 @@ def checked_value(value: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
         raise InvalidItemValueError(f"an item's value must be a mapping, got {type(value).__name__}")
     copy = dict(value)
     try:
-        text = json.dumps(copy, allow_nan=False, ensure_ascii=False)
+        text = _ENCODER.encode(copy)
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidItemTextError("value", "is not valid Unicode (it holds a lone surrogate)") from None
@@ -53,8 +54,14 @@ def checked_value(value: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
     # else (a list, an object, a str or int subclass, a key JSON turns into text) is read back.
     if not all(type(k) is str and type(v) in _SCALARS for k, v in copy.items()):
         copy = check_json_depth("value", json.loads(text))  # a ValueError: a server answers 400
-    engine = {k: v for k, v in copy.items() if type(v) in _SCALARS}
-    whole = len(engine) == len(copy) and all(
-        type(v) is not float and (type(v) is not int or _INT_MIN <= v < _INT_END) for v in engine.values())
+    engine: dict[str, Any] = {}
+    whole = True
+    for k, v in copy.items():
+        kind = type(v)
+        if kind in _SCALARS:
+            engine[k] = v
+            # A float may come back a unit in the last place off, an integer past 64 bits a float.
+            whole = whole and kind is not float and (kind is not int or _INT_MIN <= v < _INT_END)
+        else:
+            whole = False
     return copy, engine, None if whole else text
-

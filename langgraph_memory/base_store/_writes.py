@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from itertools import accumulate
 from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -212,6 +213,10 @@ def _companion_id(point_id: str, i: int) -> str:
     return str(uuid.uuid5(_POINT_IDS, f"{point_id}\x00{i}"))
 
 
+def _joined(prefix: str, label: str) -> str:
+    return f"{prefix}/{label}"
+
+
 def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> dict[str, Any]:
     key = namespace_key(put.namespace)
     payload: dict[str, Any] = {}
@@ -219,7 +224,7 @@ def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> di
         payload = put.memory.to_payload()
     payload.update({
         "namespace": key,
-        "ns_prefixes": [namespace_key(put.namespace[:i]) for i in range(1, len(put.namespace) + 1)],
+        "ns_prefixes": list(accumulate(key.split("/"), _joined)),  # a label's own slashes are escaped in its key
         "status": MEMORY if put.memory is not None else ITEM,
         "item_key": put.key,
         "value": put.engine_value,
@@ -249,7 +254,7 @@ def write_puts(
                     "embed", f"the index's embedder returned {len(vector)} dimensions, the index has {dims}")
     # Whole microseconds: Qdrant Edge may read a float back one unit in the last place off,
     # which must not move a date across a microsecond (an overwrite keeps ``created_at``).
-    now = round(time.time(), 6)
+    now = round(time.time() * 1e6) / 1e6  # as round(time.time(), 6), without its decimal rounding
     upserts: list[StoredPoint] = []
     deletes: list[str] = []
     orphaned: list[str] = []  # items whose extra vectors go
