@@ -13,7 +13,7 @@ nulls are checked in Python), and every reader reads the exact copy ``value_json
 (:func:`~langgraph_memory.store._checks.stored_object`). So an item's point holds:
 
 * ``value``: the value's top-level scalars (strings, numbers, booleans, nulls), what the
-  engine may filter on;
+  engine may filter on; no field when it has none (a missing ``value`` reads as ``{}``);
 * ``value_json``: the whole value as JSON text, unless ``value`` already is all of it and
   exactly (no list or object at the top, no float: the engine may give one back a unit in
   the last place off, no integer past 64 bits: it comes back a float).
