@@ -50,18 +50,31 @@ def checked_value(value: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
         raise InvalidItemTextError("value", "is not valid Unicode (it holds a lone surrogate)") from None
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidItemValueError(f"an item's value must be JSON-serialisable: {exc}") from None
-    # A flat value of plain types is its own JSON copy (its scalars are immutable); anything
-    # else (a list, an object, a str or int subclass, a key JSON turns into text) is read back.
-    if not all(type(k) is str and type(v) in _SCALARS for k, v in copy.items()):
+    # A flat value of plain types is its own JSON copy (its scalars are immutable): one pass
+    # builds the engine's part. Anything else (a list, an object, a str or int subclass, a
+    # key JSON turns into text) is read back from the text, and the pass made on that.
+    engine, whole = _scalars(copy)
+    if engine is None:
         copy = check_json_depth("value", json.loads(text))  # a ValueError: a server answers 400
+        engine, whole = _scalars(copy, plain=False)
+    return copy, engine or {}, None if whole else text
+
+
+def _scalars(value: dict[Any, Any], plain: bool = True) -> tuple[dict[str, Any] | None, bool]:
+    """The top-level scalars of ``value`` and whether they are all of it, as the engine
+    gives them back (no float, no integer past 64 bits). With ``plain``, ``None`` as soon
+    as a key or a value is not of a plain JSON type (``value`` is then no JSON copy)."""
     engine: dict[str, Any] = {}
     whole = True
-    for k, v in copy.items():
+    for k, v in value.items():
         kind = type(v)
-        if kind in _SCALARS:
+        if kind in _SCALARS and type(k) is str:
             engine[k] = v
             # A float may come back a unit in the last place off, an integer past 64 bits a float.
-            whole = whole and kind is not float and (kind is not int or _INT_MIN <= v < _INT_END)
+            if kind is float or (kind is int and not _INT_MIN <= v < _INT_END):
+                whole = False
+        elif plain:
+            return None, False
         else:
             whole = False
-    return copy, engine, None if whole else text
+    return engine, whole
