@@ -198,6 +198,13 @@ class ReadCache:
                 self._items.move_to_end(key)
         return out
 
+    def live_points(self, ids: Mapping[Key, str], now: float) -> dict[Key, StoredPoint]:
+        """The live items the cache holds at their own points (``ids[key]``): what a write's
+        lookup of the point it replaces would read from the engine. Keys held as absent (an
+        expired point may still be there) or as a memory are left out: the engine is asked."""
+        found = self.items(list(ids), now)
+        return {k: e[0] for k, e in found.items() if e is not None and e[0].id == ids[k]}
+
     def _forget(self, key: Key) -> None:
         held = self._items.pop(key)
         for point_id in held.ids:

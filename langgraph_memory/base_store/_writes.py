@@ -13,7 +13,7 @@ import uuid
 from itertools import accumulate
 from datetime import datetime, timezone
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from langgraph.store.base import PutOp
 from langgraph.store.base.embed import get_text_at_path
@@ -39,6 +39,9 @@ from langgraph_memory.store._checks import check_minutes
 from langgraph_memory.store._reads import history_chain
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
 from langgraph_memory.store.records import Memory, namespace_key, new_memory
+
+if TYPE_CHECKING:
+    from langgraph_memory.base_store._cache import ReadCache
 
 Key = tuple[tuple[str, ...], str]
 
@@ -167,8 +170,10 @@ def _add_texts(put: PlannedPut, value: dict[str, Any], paths: Sequence[str]) -> 
 
 def plan_puts(
     backend: Backend, ops: Sequence[PutOp], *, fields: Sequence[str] | None, memory_field: str | None,
+    cache: ReadCache | None = None,
 ) -> list[PlannedPut]:
-    """Validate the batch's puts (the last one per item wins) and find what they replace.
+    """Validate the batch's puts (the last one per item wins) and find what they replace:
+    from ``cache`` when it holds the live item, else from the engine.
 
     ``fields`` are the index's default paths (``None``: no index)."""
     if not ops:  # a batch of reads: no clock, no lookup
@@ -181,7 +186,12 @@ def plan_puts(
     now = time.time()
     stored: dict[str, StoredPoint] = {}
     candidates = {k: candidate_ids(k) for k in last}
-    existing = lookup(backend, list(last), now, stored, candidates)
+    # An overwrite or a delete of an item just written or read: its point is in the cache.
+    held = cache.live_points({k: c[0] for k, c in candidates.items()}, now) if cache is not None else {}
+    missing = [k for k in last if k not in held]
+    existing = lookup(backend, missing, now, stored, {k: candidates[k] for k in missing}) if missing else {}
+    existing.update(held)
+    stored.update({p.id: p for p in held.values()})
     planned = []
     for (namespace, key), op in last.items():
         value, engine_value, value_json = (None, None, None) if op.value is None else checked_value(op.value)

@@ -264,7 +264,7 @@ class QdrantStore(BaseStore):
             elif not isinstance(op, PutOp):
                 raise InvalidMemoryError("op", f"unknown operation {type(op).__name__}")
         puts = plan_puts(self._backend, [op for op in ops if isinstance(op, PutOp)],
-                         fields=self._fields, memory_field=self.memory_field)
+                         fields=self._fields, memory_field=self.memory_field, cache=self._cache)
         queries = sorted({op.query for op in ops if isinstance(op, SearchOp) and op.query and self.embeddings})
         return ops, puts, queries
 
@@ -305,7 +305,7 @@ class QdrantStore(BaseStore):
         ops = list(ops)
         if len(ops) == 1 and type(ops[0]) is PutOp:
             # A lone put or delete (what ``put`` and ``delete`` send): no reads to plan around it.
-            puts = plan_puts(self._backend, ops, fields=self._fields, memory_field=self.memory_field)
+            puts = plan_puts(self._backend, ops, fields=self._fields, memory_field=self.memory_field, cache=self._cache)
             texts = puts[0].texts
             self._write(puts, self.embeddings.embed_documents(texts) if texts and self.embeddings else [])
             return [None]
