@@ -6,9 +6,9 @@ Three kinds of points share the collection, told apart by ``status``:
   are history, never items): its item key is its id, its value its fields;
 * an item written through the BaseStore face (``item``), at a point id derived from its
   namespace and key, with ``item_key``, its value (:mod:`._payloads`) and the first
-  indexed text's vector. Memory
-  reads ask for ``live`` points only, so they never see it. An app that opts in
-  (``memory_field``) stores it as a ``live`` memory too, which the pre-hook then finds;
+  indexed text's vector. Memory reads ask for ``live`` points only, so they never see
+  it. An app that opts in (``memory_field``) stores it as a ``live`` memory too, which
+  the pre-hook then finds;
 * one extra vector of an item (``item_vector``), for each indexed text after the first,
   pointing at its item through ``item_of``. A search scores an item by its best vector.
 """
