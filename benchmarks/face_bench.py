@@ -17,7 +17,8 @@ does here).
 ``get`` reads items in a scattered order, each once (after every item was put, so the
 cache holds what the puts wrote); ``search`` pages the 100 namespaces in turn, so a
 namespace comes back every 100 calls with no write between. The last lines give the
-floor of a put: Qdrant Edge's own upsert of the same payload, without the face.
+floor of a put: Qdrant Edge's own upsert of the face's payload (before and now), of the
+least an item needs and of an empty one, without the face.
 """
 
 from __future__ import annotations
@@ -120,10 +121,29 @@ def face_rows(items: int, calls: int, tmp: Path) -> dict[str, dict[str, float]]:
     return rows
 
 
+def floor_payloads(i: int, now: float) -> dict[str, dict[str, Any]]:
+    """The payloads the floor loop upserts for item ``i``: the face's before issue #29's
+    fourth round (its whole value nested), the face's now (its value's top-level scalars,
+    the whole as JSON text), and the least any item needs (no value copy for filters)."""
+    import json
+
+    ns, key = _key(i)
+    value = _value(i)
+    item = {"namespace": "/".join(ns), "ns_prefixes": [ns[0], "/".join(ns)], "status": "item", "item_key": key}
+    times = {"created_at": now, "updated_at": now, "expires_at": None}
+    scalars = {k: v for k, v in value.items() if not isinstance(v, (list, dict))}
+    return {
+        "old payload": {**item, "value": value, **times, "ttl_minutes": None, "extra_vectors": 0},
+        "our payload": {**item, "value": scalars, **times, "ttl_minutes": None, "value_json": json.dumps(value)},
+        "minimal payload": {**item, **times, "value_json": json.dumps(value)},
+    }
+
+
 def put_floor(items: int, tmp: Path) -> dict[str, float]:
     """Median seconds, without SqliteStore (its fsyncs slow whichever store runs next): the
-    face's put with and without its cache, Qdrant Edge's upsert of the same payload and of an
-    empty one, a dict's put."""
+    face's put with and without its cache, Qdrant Edge's upsert (the payload's conversion
+    and the engine's write) of the payloads of :func:`floor_payloads` and of an empty one,
+    a dict's put."""
     import qdrant_edge as qe
     from langgraph.store.memory import InMemoryStore
 
@@ -132,27 +152,26 @@ def put_floor(items: int, tmp: Path) -> dict[str, float]:
 
     store, uncached, memory = QdrantStore.open(tmp / "floor"), _uncached(tmp / "floor-uncached"), InMemoryStore()
     shard = store._backend.shard
-    samples: dict[str, list[float]] = {"face put": [], "face put, no cache": [], "engine upsert, same payload": [],
-                                       "engine upsert, empty payload": [], "inmemory put": []}
+    samples: dict[str, list[float]] = {}
+
+    def upsert(point_id: str, payload: dict[str, Any]) -> Callable[[], Any]:
+        return lambda: shard.update(qe.UpdateOperation.upsert_points([qe.Point(uuid.UUID(point_id), {}, payload)]))
+
     for i in range(items):
         ns, key = _key(i)
-        now = time.time()
-        payload = {"namespace": "/".join(ns), "ns_prefixes": [ns[0], "/".join(ns)], "status": "item", "item_key": key,
-                   "value": _value(i), "created_at": now, "updated_at": now, "expires_at": None, "ttl_minutes": None,
-                   "extra_vectors": 0}
+        payloads = floor_payloads(i, time.time())
         runs: list[tuple[str, Callable[[], Any]]] = [
             ("face put", lambda: store.put(ns, key, _value(i))),
             ("face put, no cache", lambda: uncached.put(ns, key, _value(i))),
-            ("engine upsert, same payload", lambda: shard.update(qe.UpdateOperation.upsert_points(
-                [qe.Point(uuid.UUID(item_point_id(ns, key + "-floor")), {}, payload)]))),
-            ("engine upsert, empty payload", lambda: shard.update(qe.UpdateOperation.upsert_points(
-                [qe.Point(uuid.UUID(item_point_id(ns, key + "-empty")), {}, {})]))),
+            *[(f"engine upsert, {name}", upsert(item_point_id(ns, f"{key}-{name}"), payload))
+              for name, payload in payloads.items()],
+            ("engine upsert, empty payload", upsert(item_point_id(ns, key + "-empty"), {})),
             ("inmemory put", lambda: memory.put(ns, key, _value(i))),
         ]
         for name, run in runs[i % len(runs):] + runs[: i % len(runs)]:
             start = time.perf_counter()
             run()
-            samples[name].append(time.perf_counter() - start)
+            samples.setdefault(name, []).append(time.perf_counter() - start)
     store.close()
     uncached.close()
     return {name: statistics.median(s) for name, s in samples.items()}

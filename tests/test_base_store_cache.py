@@ -313,3 +313,55 @@ def test_floats_and_dates_read_the_same_cached_or_not(memories, face, monkeypatc
         assert cached[key].value == uncached.value
         assert cached[key].created_at == uncached.created_at == first[key].created_at
         assert cached[key].updated_at == uncached.updated_at >= first[key].updated_at
+
+
+# -- a write finds the point it replaces in the cache -----------------------------------------
+
+
+def _retrieves(face: Any, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Each engine read of points by id the face makes from now on."""
+    calls: list[list[str]] = []
+    real = face._backend.retrieve
+
+    def counted(ids: Any, **kwargs: Any) -> Any:
+        calls.append(list(ids))
+        return real(ids, **kwargs)
+
+    monkeypatch.setattr(face._backend, "retrieve", counted)
+    return calls
+
+
+def test_an_overwrite_or_delete_of_a_cached_item_reads_no_point(face, backend, monkeypatch):
+    face.put(ALICE, "k", {"v": 1})
+    created = face.get(ALICE, "k").created_at
+    calls = _retrieves(face, monkeypatch)
+    face.put(ALICE, "k", {"v": 2})
+    item = face.get(ALICE, "k")
+    assert item.value == {"v": 2} and item.created_at == created  # the replaced point's creation kept
+    face.delete(ALICE, "k")
+    assert face.get(ALICE, "k") is None
+    if backend == "edge":
+        assert calls == []
+    else:  # no cache on qdrant-client: each write reads the point it replaces
+        assert len(calls) >= 2
+
+
+def test_an_expired_cached_item_is_replaced_as_a_new_one(face, monkeypatch):
+    clock = Clock(monkeypatch)
+    face.put(ALICE, "k", {"v": 1}, ttl=1)
+    first = face.get(ALICE, "k").created_at
+    clock.ahead = 61
+    face.put(ALICE, "k", {"v": 2})
+    item = face.get(ALICE, "k")
+    assert item.value == {"v": 2} and item.created_at > first  # not the expired item's date
+
+
+def test_an_overwrite_from_the_cache_drops_the_old_extra_vectors(face):
+    from langgraph_memory.store.backends import Where
+
+    face.put(ALICE, "k", {"a": "I play the cello", "b": "my cat is called Miso", "c": "tea"}, index=["a", "b", "c"])
+    assert face.get(ALICE, "k") is not None  # held by the cache
+    face.put(ALICE, "k", {"a": "I play the cello"}, index=["a"])
+    assert face._backend.count(Where(status="item_vector")) == 0
+    assert [i.key for i in face.search(ALICE, query="my cat is called Miso")] == ["k"]
+    assert face.search(ALICE, query="my cat is called Miso")[0].value == {"a": "I play the cello"}

@@ -29,7 +29,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from langgraph.store.base import Item, SearchOp
 
@@ -198,6 +198,13 @@ class ReadCache:
                 self._items.move_to_end(key)
         return out
 
+    def live_points(self, ids: Mapping[Key, str], now: float) -> dict[Key, StoredPoint]:
+        """The live items the cache holds at their own points (``ids[key]``): what a write's
+        lookup of the point it replaces would read from the engine. Keys held as absent (an
+        expired point may still be there) or as a memory are left out: the engine is asked."""
+        found = self.items(list(ids), now)
+        return {k: e[0] for k, e in found.items() if e is not None and e[0].id == ids[k]}
+
     def _forget(self, key: Key) -> None:
         held = self._items.pop(key)
         for point_id in held.ids:
@@ -222,15 +229,16 @@ class ReadCache:
             while len(self._items) > self._max_items:
                 self._forget(next(iter(self._items)))
 
-    def keep_written(self, seq: int, logged: int, written: Read) -> None:
+    def keep_written(self, seq: int, logged: int, written: Read, values: Mapping[Key, dict[str, Any]]) -> None:
         """Hold the items a batch wrote (``None``: deleted), when its ``logged`` writes (each
         logged once; negative: unknown) are the only ones logged since :meth:`mark` returned
         ``seq``: what it wrote is then what the engine holds. A memory is left to be read:
         its value holds floats (its importance), which the engine may give back one unit in
-        the last place off; an item's value is read back exactly (``value_json``)."""
+        the last place off; an item's value is read back exactly (``value_json``), so the
+        write's own copy of it (``values``, never handed out) is what a read would give."""
         if logged >= 0:
             self.keep_items(seq + logged, written, {
-                k: to_item(point) for k, (point, _) in written.items()
+                k: to_item(point, value=values.get(k)) for k, (point, _) in written.items()
                 if point is not None and not is_memory(point.payload)})
 
     # -- search pages ----------------------------------------------------------------------

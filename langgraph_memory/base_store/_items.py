@@ -5,9 +5,10 @@ Three kinds of points share the collection, told apart by ``status``:
 * a memory written by :class:`~langgraph_memory.MemoryStore` (``live``; ``superseded`` ones
   are history, never items): its item key is its id, its value its fields;
 * an item written through the BaseStore face (``item``), at a point id derived from its
-  namespace and key, with ``item_key``, ``value`` and the first indexed text's vector. Memory
-  reads ask for ``live`` points only, so they never see it. An app that opts in
-  (``memory_field``) stores it as a ``live`` memory too, which the pre-hook then finds;
+  namespace and key, with ``item_key``, its value (:mod:`._payloads`) and the first
+  indexed text's vector. Memory reads ask for ``live`` points only, so they never see
+  it. An app that opts in (``memory_field``) stores it as a ``live`` memory too, which
+  the pre-hook then finds;
 * one extra vector of an item (``item_vector``), for each indexed text after the first,
   pointing at its item through ``item_of``. A search scores an item by its best vector.
 """
@@ -26,7 +27,7 @@ from langgraph.store.base import InvalidNamespaceError, Item, MatchCondition
 
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
 from langgraph_memory.store._checks import (
-    MAX_NAMESPACE_PART_CHARS, MAX_NAMESPACE_PARTS, TIME_MIN, check_json_depth, check_minutes, engine_exact, stored_object,
+    MAX_NAMESPACE_PART_CHARS, MAX_NAMESPACE_PARTS, TIME_MIN, check_minutes, stored_object,
     stored_time,
 )
 from langgraph_memory.store._labels import identity_fault
@@ -108,16 +109,11 @@ def check_written_namespace(namespace: Any) -> tuple[str, ...]:
 
 
 def check_value(value: Any) -> dict[str, Any]:
-    """A JSON copy of ``value`` (what the engine will store), or :class:`InvalidItemValueError`."""
-    if not isinstance(value, Mapping):
-        raise InvalidItemValueError(f"an item's value must be a mapping, got {type(value).__name__}")
-    try:
-        encoded = json.dumps(dict(value), allow_nan=False, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidItemTextError("value", "is not valid Unicode (it holds a lone surrogate)") from None
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise InvalidItemValueError(f"an item's value must be JSON-serialisable: {exc}") from None
-    return check_json_depth("value", json.loads(encoded))  # a ValueError: a server answers 400
+    """A JSON copy of ``value`` (what the engine will store), or :class:`InvalidItemValueError`
+    (see :func:`~langgraph_memory.base_store._payloads.checked_value`, which writes use)."""
+    from langgraph_memory.base_store._payloads import checked_value  # it builds on this module's errors
+
+    return checked_value(value)[0]
 
 
 def check_unicode(field: str, text: str) -> str:
@@ -226,11 +222,12 @@ def item_value(point: StoredPoint) -> dict[str, Any]:
     return stored_object(p.get("value_json"), p.get("value"))
 
 
-def to_item(point: StoredPoint, cls: type[Item] = Item, **extra: Any) -> Item:
+def to_item(point: StoredPoint, cls: type[Item] = Item, value: dict[str, Any] | None = None, **extra: Any) -> Item:
+    """``point`` as an item; ``value``: its value when already read (a write's own copy)."""
     p = point.payload
     created = _dt(p["created_at"])
     return cls(
-        value=item_value(point),
+        value=item_value(point) if value is None else value,
         key=point.id if is_memory(p) else p["item_key"],
         namespace=namespace_from_key(p["namespace"]),
         created_at=created,

@@ -8,12 +8,12 @@ as it was.
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
+from itertools import accumulate
 from datetime import datetime, timezone
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from langgraph.store.base import PutOp
 from langgraph.store.base.embed import get_text_at_path
@@ -27,18 +27,21 @@ from langgraph_memory.base_store._items import (
     as_uuid,
     check_key,
     check_namespace,
-    check_value,
     check_written_namespace,
     is_memory,
     item_point_id,
     memory_value,
     owns,
 )
+from langgraph_memory.base_store._payloads import checked_value
 from langgraph_memory.errors import InvalidMemoryError
-from langgraph_memory.store._checks import check_minutes, engine_exact
+from langgraph_memory.store._checks import check_minutes
 from langgraph_memory.store._reads import history_chain
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
 from langgraph_memory.store.records import Memory, namespace_key, new_memory
+
+if TYPE_CHECKING:
+    from langgraph_memory.base_store._cache import ReadCache
 
 Key = tuple[tuple[str, ...], str]
 
@@ -63,6 +66,10 @@ class PlannedPut:
     """The item's own point id (:func:`item_point_id`), computed once per put."""
     written: StoredPoint | None = None
     """The item's point as written, once it is (a plain item only: not a memory)."""
+    engine_value: dict[str, Any] | None = None
+    """What the point's payload holds of ``value`` (:func:`~._payloads.checked_value`)."""
+    value_json: str | None = None
+    """``value`` as JSON text, when ``engine_value`` is not all of it exactly."""
 
 
 def _check_ttl(ttl: Any) -> float | None:
@@ -163,8 +170,10 @@ def _add_texts(put: PlannedPut, value: dict[str, Any], paths: Sequence[str]) -> 
 
 def plan_puts(
     backend: Backend, ops: Sequence[PutOp], *, fields: Sequence[str] | None, memory_field: str | None,
+    cache: ReadCache | None = None,
 ) -> list[PlannedPut]:
-    """Validate the batch's puts (the last one per item wins) and find what they replace.
+    """Validate the batch's puts (the last one per item wins) and find what they replace:
+    from ``cache`` when it holds the live item, else from the engine.
 
     ``fields`` are the index's default paths (``None``: no index)."""
     if not ops:  # a batch of reads: no clock, no lookup
@@ -177,14 +186,19 @@ def plan_puts(
     now = time.time()
     stored: dict[str, StoredPoint] = {}
     candidates = {k: candidate_ids(k) for k in last}
-    existing = lookup(backend, list(last), now, stored, candidates)
+    # An overwrite or a delete of an item just written or read: its point is in the cache.
+    held = cache.live_points({k: c[0] for k, c in candidates.items()}, now) if cache is not None else {}
+    missing = [k for k in last if k not in held]
+    existing = lookup(backend, missing, now, stored, {k: candidates[k] for k in missing}) if missing else {}
+    existing.update(held)
+    stored.update({p.id: p for p in held.values()})
     planned = []
     for (namespace, key), op in last.items():
-        value = None if op.value is None else check_value(op.value)
+        value, engine_value, value_json = (None, None, None) if op.value is None else checked_value(op.value)
         index = _check_index(op.index)
         point_id = candidates[(namespace, key)][0]
         put = PlannedPut(namespace, key, value, _check_ttl(op.ttl), existing.get((namespace, key)),
-                         stored.get(point_id), point_id=point_id)
+                         stored.get(point_id), point_id=point_id, engine_value=engine_value, value_json=value_json)
         old = put.existing
         updating_memory = old is not None and is_memory(old.payload)
         if updating_memory and value is not None and fields is None:
@@ -209,6 +223,10 @@ def _companion_id(point_id: str, i: int) -> str:
     return str(uuid.uuid5(_POINT_IDS, f"{point_id}\x00{i}"))
 
 
+def _joined(prefix: str, label: str) -> str:
+    return f"{prefix}/{label}"
+
+
 def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> dict[str, Any]:
     key = namespace_key(put.namespace)
     payload: dict[str, Any] = {}
@@ -216,19 +234,23 @@ def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> di
         payload = put.memory.to_payload()
     payload.update({
         "namespace": key,
-        "ns_prefixes": [namespace_key(put.namespace[:i]) for i in range(1, len(put.namespace) + 1)],
+        "ns_prefixes": list(accumulate(key.split("/"), _joined)),  # a label's own slashes are escaped in its key
         "status": MEMORY if put.memory is not None else ITEM,
         "item_key": put.key,
-        "value": put.value,
         "created_at": created,
         "updated_at": now,
         "expires_at": None if put.ttl is None else now + put.ttl * 60,
         "ttl_minutes": put.ttl,
-        "extra_vectors": extra,
     })
-    if put.value is not None and not engine_exact(put.value):
-        # Filters read ``value``; reads return this exact copy (floats, integers past 64 bits).
-        payload["value_json"] = json.dumps(put.value, ensure_ascii=False)
+    # Each payload field costs its conversion into the engine: none is written for nothing
+    # (an empty object alone costs ~4 µs; reads take a missing ``value`` for ``{}``).
+    if put.engine_value:
+        payload["value"] = put.engine_value
+    if extra:
+        payload["extra_vectors"] = extra
+    if put.value_json is not None:
+        # Filters read ``value`` (its top-level scalars); reads return this exact copy.
+        payload["value_json"] = put.value_json
     return payload
 
 
@@ -245,7 +267,7 @@ def write_puts(
                     "embed", f"the index's embedder returned {len(vector)} dimensions, the index has {dims}")
     # Whole microseconds: Qdrant Edge may read a float back one unit in the last place off,
     # which must not move a date across a microsecond (an overwrite keeps ``created_at``).
-    now = round(time.time(), 6)
+    now = round(time.time() * 1e6) / 1e6  # as round(time.time(), 6), without its decimal rounding
     upserts: list[StoredPoint] = []
     deletes: list[str] = []
     orphaned: list[str] = []  # items whose extra vectors go

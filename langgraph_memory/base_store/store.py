@@ -264,7 +264,7 @@ class QdrantStore(BaseStore):
             elif not isinstance(op, PutOp):
                 raise InvalidMemoryError("op", f"unknown operation {type(op).__name__}")
         puts = plan_puts(self._backend, [op for op in ops if isinstance(op, PutOp)],
-                         fields=self._fields, memory_field=self.memory_field)
+                         fields=self._fields, memory_field=self.memory_field, cache=self._cache)
         queries = sorted({op.query for op in ops if isinstance(op, SearchOp) and op.query and self.embeddings})
         return ops, puts, queries
 
@@ -290,13 +290,25 @@ class QdrantStore(BaseStore):
             elif isinstance(op, ListNamespacesOp):
                 results[i] = list_namespaces(self._backend, op, self._cache)
         if puts:
-            seq = self._cache.mark() if self._cache is not None else 0
-            logged = write_puts(self._backend, puts, texts_vectors, dims=dims, sparse=self._sparse)
-            if self._cache is not None:
-                self._cache.keep_written(seq, logged, written_items(puts))
+            self._write(puts, texts_vectors)
         return results
 
+    def _write(self, puts: list[PlannedPut], texts_vectors: list[list[float]]) -> None:
+        seq = self._cache.mark() if self._cache is not None else 0
+        dims = self.index_config["dims"] if self.index_config else None
+        logged = write_puts(self._backend, puts, texts_vectors, dims=dims, sparse=self._sparse)
+        if self._cache is not None:
+            self._cache.keep_written(seq, logged, written_items(puts),
+                                     {(p.namespace, p.key): p.value for p in puts if p.value is not None})
+
     def batch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        if len(ops) == 1 and type(ops[0]) is PutOp:
+            # A lone put or delete (what ``put`` and ``delete`` send): no reads to plan around it.
+            puts = plan_puts(self._backend, ops, fields=self._fields, memory_field=self.memory_field, cache=self._cache)
+            texts = puts[0].texts
+            self._write(puts, self.embeddings.embed_documents(texts) if texts and self.embeddings else [])
+            return [None]
         plan = self._prepare(ops)
         texts = [t for put in plan[1] for t in put.texts]
         vectors = self.embeddings.embed_documents(texts) if texts and self.embeddings else []
