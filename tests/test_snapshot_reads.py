@@ -131,7 +131,14 @@ def test_payloads_and_vectors_come_as_asked(engine):
     assert whole.point.payload == stored[0].payload and whole.point.dense is None
     assert some.point.payload == {"subjects": ["ann"]}
     assert none.point.payload == {} and np.allclose(none.point.dense, stored[0].dense, atol=1e-6)
-    whole.point.payload["status"] = "changed"  # a caller's copy: the snapshot keeps its own
+    with pytest.raises(TypeError):  # shared with later turns' answers: read-only
+        whole.point.payload["status"] = "changed"
+    with pytest.raises(TypeError):
+        whole.point.payload.update(status="changed")
+    assert snapshot.answer(FetchQuery(where, 1), {})[0].point.payload["status"] == "live"
+    assert snapshot.payloads[0]["status"] == "live"
+    mine = dict(whole.point.payload)  # a copy is the caller's own
+    mine["status"] = "changed"
     assert snapshot.answer(FetchQuery(where, 1), {})[0].point.payload["status"] == "live"
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from langgraph_memory.store.backends._base import (
     DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where,
 )
+from langgraph_memory.store.backends._snapshot_points import RowObjects, fetched_hits, memory, scored_hits
 from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, cosines, settled_limit
 
 
@@ -67,12 +68,13 @@ class Snapshot:
 
     def __init__(
         self, namespace: str, seq: int, ids: list[str], payloads: list[dict[str, Any]],
-        vectors: np.ndarray, has_dense: np.ndarray, memories: list[Any], row: dict[str, int] | None = None,
-        memo: dict[Any, Any] | None = None,
+        vectors: np.ndarray, has_dense: np.ndarray, objects: RowObjects | None = None,
+        row: dict[str, int] | None = None, memo: dict[Any, Any] | None = None,
     ) -> None:
         self.namespace, self.seq = namespace, seq
         self.ids, self.payloads, self.vectors, self.has_dense = ids, payloads, vectors, has_dense
-        self._memories = memories
+        self.objects = RowObjects(len(ids)) if objects is None else objects
+        """Memories, points and hits built from the rows (:mod:`._snapshot_points`)."""
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
         self._memo: dict[Any, Any] = {} if memo is None else memo
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
@@ -84,7 +86,7 @@ class Snapshot:
     def at(self, seq: int) -> "Snapshot":
         """The same rows, current as of ``seq`` (no write since concerned them)."""
         return Snapshot(self.namespace, seq, self.ids, self.payloads, self.vectors, self.has_dense,
-                        self._memories, self.row, self._memo)
+                        self.objects, self.row, self._memo)
 
     @classmethod
     def of(cls, namespace: str, seq: int, points: Sequence[StoredPoint], dim: int) -> "Snapshot":
@@ -95,8 +97,7 @@ class Snapshot:
             vectors[has_dense] = np.array([p.dense for p, ok in zip(points, has_dense) if ok], dtype=np.float32)
         # Memories are built when first read (~25 µs each), not all with the read: a 1k
         # namespace read whole took ~70 ms with them, ~30 ms without, and a turn reads ~20.
-        return cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense,
-                   [None] * len(points))
+        return cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense)
 
     def patched(self, seq: int, points: Sequence[StoredPoint], dirty: set[str], vectors: bool = True) -> "Snapshot":
         """This snapshot with the ``dirty`` ids re-read as ``points`` (absent: deleted;
@@ -121,7 +122,7 @@ class Snapshot:
         return Snapshot(
             self.namespace, seq, [src.ids[r] for src, r in take], [src.payloads[r] for src, r in take],
             vectors, np.array([src.has_dense[r] for src, r in take], dtype=bool),
-            [src._memories[r] for src, r in take],
+            RowObjects.taken([(src.objects, r) for src, r in take]),
         )
 
     def _changed(self, seq: int, points: dict[str, StoredPoint], with_vectors: bool) -> "Snapshot":
@@ -129,14 +130,14 @@ class Snapshot:
         access counts the post-hook records each turn): what was derived from the other
         rows is kept, and only the fields that changed are derived again."""
         rows = {self.row[i]: p for i, p in points.items()}
-        payloads, memories = list(self.payloads), list(self._memories)
+        payloads = list(self.payloads)
         vectors, has_dense = self.vectors, self.has_dense
         dim = vectors.shape[1]
         fields: set[str] = set()
         for r, p in rows.items():
             old = self.payloads[r]
             fields.update(k for k in old.keys() | p.payload.keys() if old.get(k, _ABSENT) != p.payload.get(k, _ABSENT))
-            payloads[r], memories[r] = p.payload, None
+            payloads[r] = p.payload
             if not with_vectors:
                 continue
             dense_ok = p.dense is not None and len(p.dense) == dim
@@ -168,7 +169,8 @@ class Snapshot:
                     derived[r] = _DERIVE[kind](payloads[r], field, key)
                 memo[key] = derived
             # else (the sorted expiry times): built again when asked
-        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, memories, self.row, memo)
+        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, self.objects.without(rows),
+                        self.row, memo)
 
     def cosines(self, vector: Sequence[float]) -> np.ndarray:
         """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""
@@ -292,34 +294,6 @@ class Snapshot:
 
     # -- answers -----------------------------------------------------------------------------
 
-    def memory(self, row: int) -> Any:
-        """The row as a :class:`~langgraph_memory.store.records.Memory`, built once;
-        ``None`` for a point that is not a memory (then readers build nothing from it)."""
-        found = self._memories[row]
-        if found is None:
-            from langgraph_memory.store.records import Memory
-
-            try:
-                found = Memory.from_payload(self.ids[row], self.payloads[row])
-            except Exception:  # the plain path then raises the same, reading the copy
-                found = False
-            self._memories[row] = found
-        return found or None
-
-    def _point(self, row: int, payload: bool | tuple[str, ...], with_vectors: bool) -> StoredPoint:
-        stored = self.payloads[row]
-        if payload is True:
-            mine: dict[str, Any] = dict(stored)
-        elif payload is False:
-            mine = {}
-        else:
-            mine = {k: stored[k] for k in payload if k in stored}
-        # The vector as a float32 array (a copy): the pre-hook's dedup keeps it as one.
-        point = StoredPoint(self.ids[row], mine, self.vectors[row].copy() if with_vectors else None)  # type: ignore[arg-type]
-        if payload is True:
-            point.memory = self.memory(row)
-        return point
-
     # -- BM25: the engine scores, the snapshot filters and cuts ---------------------------
 
     def bm25_query(self, query: SparseQuery) -> SparseQuery:
@@ -390,9 +364,7 @@ class Snapshot:
             known = ~np.isnan(values)
             rows, values = rows[known], values[known]
             rows = rows[np.argsort(-values if query.descending else values, kind="stable")]
-        if query.payload is False and not query.with_vectors:  # which of some ids match: ids only
-            return [Hit(StoredPoint(self.ids[r], {}), 0.0) for r in rows[: query.limit].tolist()]
-        return [Hit(self._point(r, query.payload, query.with_vectors), 0.0) for r in rows[: query.limit].tolist()]
+        return fetched_hits(self, query.payload, query.with_vectors, rows[: query.limit].tolist())
 
     def _best(self, query: DenseQuery | SparseQuery, rows: np.ndarray, scores: np.ndarray,
               min_score: float | None) -> list[Hit]:
@@ -405,8 +377,10 @@ class Snapshot:
         rows, scores = best_rows(rows, scores, limit)
         return self.hits(query, rows.tolist(), scores.tolist())
 
+    def memory(self, row: int) -> Any:
+        """The row as a ``Memory``, built once (:func:`._snapshot_points.memory`)."""
+        return memory(self, row)
+
     def hits(self, query: DenseQuery | SparseQuery, rows: list[int], scores: list[float]) -> ExactHits:
         """``query``'s hits on ``rows``, best first: a list it asked for as it is."""
-        if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
-            return ExactHits([Hit(StoredPoint(self.ids[r], {}), s) for r, s in zip(rows, scores)])
-        return ExactHits([Hit(self._point(r, query.payload, query.with_vectors), s) for r, s in zip(rows, scores)])
+        return scored_hits(self, query.payload, query.with_vectors, rows, scores)
