@@ -1,8 +1,6 @@
 """One namespace's points held in memory, and the engine's queries answered on them.
 
-Semantics follow the engine's filters (``backends._base.translate``): a missing field
-fails a range, ``is_null`` needs the key, ``is_empty`` takes missing, null or ``[]``,
-a keyword condition matches a string or any string of a list. Equal scores, and equal
+Filters are read as masks over the rows (:mod:`._snapshot_masks`). Equal scores, and equal
 values of an ``order_by``, come by ascending id: rows are kept in id order and sorted
 stably. Cosines are float32, as the engine's (they may differ from its in the last
 bits: its dot product adds in another order). BM25 scores are the engine's own: one
@@ -12,14 +10,14 @@ turn is filtered and cut from those scores. :mod:`._snapshots` keeps snapshots f
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from langgraph_memory.store.backends._base import (
     DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where,
 )
+from langgraph_memory.store.backends._snapshot_masks import _ABSENT, _DERIVE, Masks, _strings, fields_read
 from langgraph_memory.store.backends._snapshot_points import RowObjects, fetched_hits, memory, scored_hits
 from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, cosines, settled_limit
 
@@ -30,40 +28,8 @@ namespace of up to this many, else the best this many (a common word matches hun
 of a 1k namespace, and each hit costs its conversion). Lists the best ones do not settle
 go to the engine."""
 
-def _strings(value: Any) -> frozenset[str]:
-    if isinstance(value, str):
-        return frozenset((value,))
-    if isinstance(value, list):
-        return frozenset(v for v in value if isinstance(v, str))
-    return frozenset()
 
-
-def _number(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else np.nan
-
-
-_ABSENT = object()
-
-
-def _is_null(payload: dict[str, Any], key: str) -> bool:
-    return key in payload and payload[key] is None
-
-
-def _is_empty(payload: dict[str, Any], key: str) -> bool:
-    return payload.get(key) is None or payload.get(key) == []
-
-
-_DERIVE: dict[str, Callable[[dict[str, Any], str, tuple], Any]] = {
-    "match": lambda p, key, memo_key: memo_key[2] in _strings(p.get(key)),
-    "float": lambda p, key, memo_key: _number(p.get(key)),
-    "null": lambda p, key, memo_key: _is_null(p, key),
-    "empty": lambda p, key, memo_key: _is_empty(p, key),
-}
-"""How one row's entry of each derived column is computed (the column's memo key is
-``(kind, field, ...)``), to re-derive only the rows a write changed."""
-
-
-class Snapshot:
+class Snapshot(Masks):
     """One namespace's points (any status), in id order, with their dense vectors."""
 
     def __init__(
@@ -153,6 +119,8 @@ class Snapshot:
             if kind == "alive":  # :meth:`_live_at`: built again when asked
                 if "status" not in fields and "expires_at" not in fields:
                     memo[key] = derived
+            elif kind == "wheres":  # filters' kept masks (:meth:`Masks.mask`): those reading no changed field
+                memo[key] = {same: kept for same, kept in derived.items() if fields_read(same).isdisjoint(fields)}
             elif field not in fields:
                 memo[key] = derived
             elif kind == "values":
@@ -167,130 +135,15 @@ class Snapshot:
                 derived = derived.copy()
                 for r in rows:
                     derived[r] = _DERIVE[kind](payloads[r], field, key)
+                derived.flags.writeable = kind != "match"  # a mask is shared read-only
                 memo[key] = derived
-            # else (the sorted expiry times): built again when asked
+            # else (sorted values, masks by time): built again when asked
         return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, self.objects.without(rows),
                         self.row, memo)
 
     def cosines(self, vector: Sequence[float]) -> np.ndarray:
         """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""
         return cosines(self.vectors, vector)
-
-    # -- the engine's filter conditions, as masks over the rows ----------------------------
-
-    def _cached(self, key: Any, build: Callable[[], np.ndarray]) -> np.ndarray:
-        found = self._memo.get(key)
-        if found is None:
-            found = self._memo[key] = build()
-        return found
-
-    def _rows_by_value(self, key: str) -> dict[str, np.ndarray]:
-        found = self._memo.get(("values", key))
-        if found is None:
-            lists: dict[str, list[int]] = {}
-            for r, p in enumerate(self.payloads):
-                for v in _strings(p.get(key)):
-                    lists.setdefault(v, []).append(r)
-            found = self._memo[("values", key)] = {v: np.array(rows, dtype=np.intp) for v, rows in lists.items()}
-        return found  # type: ignore[return-value]
-
-    def match(self, key: str, values: tuple[str, ...]) -> np.ndarray:
-        by_value = self._rows_by_value(key)
-        if len(values) == 1 and values[0] in by_value:
-            return self._cached(("match", key, values[0]), lambda: self._rows_mask(by_value[values[0]]))
-        out = np.zeros(len(self.ids), dtype=bool)
-        for v in values:
-            rows = by_value.get(v)
-            if rows is not None:
-                out[rows] = True
-        return out
-
-    def _rows_mask(self, rows: np.ndarray | None) -> np.ndarray:
-        out = np.zeros(len(self.ids), dtype=bool)
-        if rows is not None:
-            out[rows] = True
-        return out
-
-    def floats(self, key: str) -> np.ndarray:
-        return self._cached(("float", key), lambda: np.fromiter(
-            (_number(p.get(key)) for p in self.payloads), dtype=np.float64, count=len(self.ids)))
-
-    def is_null(self, key: str) -> np.ndarray:
-        return self._cached(("null", key), lambda: np.fromiter(
-            (_is_null(p, key) for p in self.payloads), dtype=bool, count=len(self.ids)))
-
-    def is_empty(self, key: str) -> np.ndarray:
-        return self._cached(("empty", key), lambda: np.fromiter(
-            (_is_empty(p, key) for p in self.payloads), dtype=bool, count=len(self.ids)))
-
-    def _range(self, key: str, gte: float | None = None, gt: float | None = None, lte: float | None = None,
-               lt: float | None = None) -> np.ndarray:
-        values = self.floats(key)
-        out = ~np.isnan(values)
-        for bound, test in ((gte, np.greater_equal), (gt, np.greater), (lte, np.less_equal), (lt, np.less)):
-            if bound is not None:
-                out &= test(values, bound)
-        return out
-
-    def _live_at(self, at: float) -> np.ndarray:
-        """The live rows with no expiry or one after ``at`` (shared: never written to).
-        It is the same for every ``at`` between two expiry times of the namespace, so it
-        is kept by how many of them ``at`` has passed: a turn's filters each carry their
-        own ``at`` (the time they were built), and most namespaces have no expiry at all."""
-        expiries = self._memo.get(("expiries", "expires_at"))
-        if expiries is None:
-            values = self.floats("expires_at")
-            expiries = self._memo[("expiries", "expires_at")] = sorted(values[~np.isnan(values)].tolist())
-        key = ("alive", "expires_at", bisect_right(expiries, at))
-        found = self._memo.get(key)
-        if found is None:
-            found = self._memo[key] = self.match("status", ("live",)) & (
-                self.is_null("expires_at") | self._range("expires_at", gt=at))
-        return found
-
-    def mask(self, where: Where) -> np.ndarray:
-        """Which rows ``where`` keeps (the conditions of ``backends._base.translate``)."""
-        n = len(self.ids)
-        if where.namespace is not None and where.namespace != self.namespace:
-            return np.zeros(n, dtype=bool)
-        # Most filters: live memories alive now, one cached mask (:meth:`_live_at`).
-        live = where.alive_at is not None and where.status == "live"
-        if where.ids is not None:
-            out = np.zeros(n, dtype=bool)
-            out[[r for i in where.ids if (r := self.row.get(i)) is not None]] = True
-            if live:
-                out &= self._live_at(where.alive_at)  # type: ignore[arg-type]
-        elif live:
-            out = self._live_at(where.alive_at).copy()  # type: ignore[arg-type]  # (``out`` is written)
-        else:
-            out = np.ones(n, dtype=bool)
-        if where.status is not None and not live:
-            out &= self.match("status", (where.status,) if isinstance(where.status, str) else tuple(where.status))
-        keywords = (
-            ("ns_prefixes", None if where.namespace_prefix is None else (where.namespace_prefix,)),
-            ("kind", where.kinds), ("memory_type", where.memory_types), ("category", where.categories),
-            ("subjects", where.subjects), *where.fields,
-        )
-        for key, values in keywords:
-            if values is not None:
-                out &= self.match(key, tuple(values))
-        if where.min_importance is not None:
-            out &= self._range("importance", gte=where.min_importance)
-        if where.updated_since is not None:
-            out &= self._range("updated_at", gte=where.updated_since)
-        if where.created_since is not None or where.created_until is not None:
-            out &= self._range("created_at", gte=where.created_since, lte=where.created_until)
-        if where.alive_at is not None and not live:
-            out &= self.is_null("expires_at") | self._range("expires_at", gt=where.alive_at)
-        if where.expired_at is not None:
-            out &= self._range("expires_at", lte=where.expired_at)
-        for key, gte, gt, lte, lt in where.ranges:
-            out &= self._range(key, gte=gte, gt=gt, lte=lte, lt=lt)
-        if where.any_of:
-            out &= np.logical_or.reduce([self.mask(sub) for sub in where.any_of])
-        if where.channel_scope is not None:
-            out &= self.is_empty("channel") | self.match("channel", (where.channel_scope,))
-        return out
 
     # -- answers -----------------------------------------------------------------------------
 
