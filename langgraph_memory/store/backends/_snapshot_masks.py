@@ -12,9 +12,9 @@ starts empty. A pre-hook turn's filters are the same from turn to turn but for t
 times (``alive_at``, the recent channel's ``updated_since``): each filter's other
 conditions are kept as one mask, by their values (:meth:`Masks.mask`), and the times'
 masks by how many of the namespace's values the time has passed (:meth:`Masks._live_at`,
-:meth:`Masks._since`), so a turn computes only what its own query adds (its subjects,
-the ids of its candidates). Every kept mask is read-only: a reader that wrote into one
-would fail, not change the next answer.
+:meth:`Masks._since`), so a turn computes only what its own query adds (its subjects and
+named times, the ids of its candidates: never kept, they rarely come again). Every kept
+mask is read-only: a reader that wrote into one would fail, not change the next answer.
 """
 
 from __future__ import annotations
@@ -129,9 +129,10 @@ class Masks:
         if len(values) == 1 and values[0] in by_value:
             return self._cached(("match", key, values[0]), lambda: _readonly(self._rows_mask(by_value[values[0]])))
         out = np.zeros(len(self.ids), dtype=bool)
-        found = [rows for v in values if (rows := by_value.get(v)) is not None]
-        if found:  # one write for all values (a turn's subjects are ~20-30 words, a few held)
-            out[found[0] if len(found) == 1 else np.concatenate(found)] = True
+        for v in values:
+            rows = by_value.get(v)
+            if rows is not None:
+                out[rows] = True
         return out
 
     def _rows_mask(self, rows: np.ndarray | None) -> np.ndarray:
@@ -208,7 +209,8 @@ class Masks:
         if where.ids is not None:
             out = out & self._ids(where.ids)
         same = conditions(where)
-        if same != _NO_CONDITIONS:
+        if same != _NO_CONDITIONS and where.subjects is None and not any(
+                sub.created_since is not None or sub.created_until is not None for sub in where.any_of):
             wheres = self._memo.get(WHERES)
             if wheres is None:
                 wheres = self._memo[WHERES] = {}
@@ -221,6 +223,9 @@ class Masks:
                     wheres.clear()
                 kept = wheres[same] = _readonly(self._conditions(where, np.ones(len(self.ids), dtype=bool)))
             out = out & kept
+        elif same != _NO_CONDITIONS:
+            # The turn's own words (subjects) or times (dated sub-filters): not kept.
+            out = self._conditions(where, out.copy())
         return out
 
     def _ids(self, ids: tuple[str, ...]) -> np.ndarray:
