@@ -29,6 +29,20 @@ of a 1k namespace, and each hit costs its conversion). Lists the best ones do no
 go to the engine."""
 
 
+_WHOLE: dict[str, Where] = {}
+
+
+def _whole_namespace(namespace: str) -> Where:
+    """The filter of every point of ``namespace``: one object per namespace (the engine
+    backend keeps its translation)."""
+    found = _WHOLE.get(namespace)
+    if found is None:
+        if len(_WHOLE) >= 4096:
+            _WHOLE.clear()
+        found = _WHOLE[namespace] = Where(namespace=namespace, status=None)
+    return found
+
+
 class Snapshot(Masks):
     """One namespace's points (any status), in id order, with their dense vectors."""
 
@@ -39,6 +53,7 @@ class Snapshot(Masks):
     ) -> None:
         self.namespace, self.seq = namespace, seq
         self.ids, self.payloads, self.vectors, self.has_dense = ids, payloads, vectors, has_dense
+        self.all_dense = bool(has_dense.all())
         self.objects = RowObjects(len(ids)) if objects is None else objects
         """Memories, points and hits built from the rows (:mod:`._snapshot_points`)."""
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
@@ -153,7 +168,7 @@ class Snapshot(Masks):
         """The engine query scoring the points of this namespace that share a term with
         ``query`` (its IDF counts the whole shard, which no copy of one namespace knows):
         all of them, or the best :data:`BM25_DEPTH` in a larger namespace."""
-        return SparseQuery(query.indices, query.values, Where(namespace=self.namespace, status=None),
+        return SparseQuery(query.indices, query.values, _whole_namespace(self.namespace),
                            max(1, min(len(self.ids), BM25_DEPTH)), payload=False)
 
     def bm25_known(self, query: SparseQuery) -> bool:

@@ -77,7 +77,7 @@ def _scored_order(scores: np.ndarray, rows: np.ndarray | None, whole: bool = Fal
     :data:`PREFIX_ROWS`-th best score; and the floor below which every row left out scores."""
     mine = scores if rows is None else scores[rows]
     if whole or len(mine) <= WHOLE_ORDER_UP_TO or len(mine) <= PREFIX_ROWS:
-        order = np.argsort(-mine, kind="stable")
+        order = (-mine).argsort(kind="stable")
         return (order if rows is None else rows[order]), -np.inf
     floor = float(np.partition(mine, len(mine) - PREFIX_ROWS)[len(mine) - PREFIX_ROWS])
     top = np.flatnonzero(mine >= floor)  # in id order: the stable sort keeps ties so
@@ -98,11 +98,10 @@ def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: di
         scores = masks.get(id(query.vector))
         if scores is None:
             scores = masks[id(query.vector)] = snapshot.cosines(query.vector)
-        valid = snapshot.has_dense
-        every = bool(valid.all())
-        if np.isnan(scores if every else scores[valid]).any():
+        every = snapshot.all_dense
+        if np.isnan(scores if every else scores[snapshot.has_dense]).any():
             return None
-        rows, floor = _scored_order(scores, None if every else np.flatnonzero(valid))
+        rows, floor = _scored_order(scores, None if every else np.flatnonzero(snapshot.has_dense))
         entry = _Order(query.vector, scores, rows, scores[rows], floor, None, len(rows))
     else:
         known = snapshot._bm25.get(key[1])  # one read: another thread may clear the cache

@@ -345,8 +345,9 @@ def answer_batch(
     for i, q in enumerate(queries):
         if isinstance(q, SparseQuery) and q.rescore is None and (snap := held.get(q.where.namespace)) is not None:
             bm25[i] = snap
-            if not snap.bm25_known(q):
-                wide.setdefault((id(snap), tuple(q.indices), tuple(q.values)), (snap, snap.bm25_query(q)))
+            key = (tuple(q.indices), tuple(q.values))  # as ``_snapshot_scores.bm25_key``
+            if key not in snap._bm25 and (id(snap), key) not in wide:
+                wide[id(snap), key] = (snap, snap.bm25_query(q))
     rest = [q for i, (q, hits) in enumerate(zip(queries, local)) if hits is None and i not in bm25]
     scores_only = [query for _, query in wide.values()]
     asked = rest + scores_only

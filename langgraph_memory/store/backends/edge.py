@@ -82,6 +82,8 @@ class EdgeBackend:
         """Small namespaces read whole, for :meth:`query_batch` ``(cached=True)``; every
         write below logs the ids it touched there (after it returns, even when it fails)."""
         self._dim = 0
+        self._filters: dict[Where, qe.Filter] = {}
+        """Snapshots' namespace-wide filters, translated (:meth:`_whole_namespace`)."""
         self._written = 0
         """Points upserted since the shard was opened or last built: see :meth:`_unindexed_estimate`."""
 
@@ -243,12 +245,36 @@ class EdgeBackend:
     def _engine_batch(self, queries: Sequence[Query], scores_only: Sequence[Query] = ()) -> list[Any]:
         """Each query's hits; for a query of ``scores_only`` (a snapshot's namespace-wide
         BM25 query), the ids and scores as two lists: no hit objects (~1 µs each, ~128 a turn)."""
+        if scores_only and len(scores_only) == len(queries):  # a small namespace's turn: nothing else asked
+            return self._scores(scores_only)
         marked = frozenset(id(q) for q in scores_only)  # the batch holds them: no id is reused meanwhile
         run = self._one_round if not marked else lambda asked: self._one_round(asked, marked)
         # Dense queries on a big namespace: see _two_step (the engine's per-point checks).
         if self._written < _two_step.TWO_STEP_FROM:  # no namespace can need it: skip the per-query look
             return run(queries)
         return _two_step.batch_in_two_steps(queries, run, self._unindexed_estimate)
+
+    def _scores(self, queries: Sequence[SparseQuery]) -> list[tuple[list[str], list[float]]]:
+        """The ids and scores of the hits of snapshots' namespace-wide BM25 queries (no
+        payload, no vector, no prefetch, filters by namespace alone: never two steps)."""
+        requests = [
+            qe.QueryRequest(
+                limit=q.limit, query=qe.Query.Nearest(qe.SparseVector(indices=q.indices, values=q.values), using=SPARSE),
+                filter=self._whole_namespace(q.where), with_payload=False, with_vector=False)
+            for q in queries
+        ]
+        return [([id_string(r.id) for r in rows], [r.score for r in rows])
+                for rows in self.shard.query_batch(qe.QueryBatchRequest(requests))]
+
+    def _whole_namespace(self, where: Where) -> qe.Filter:
+        """``where`` translated, kept per filter: a snapshot's namespace-wide filter is
+        the same object turn after turn (a few µs to translate each time)."""
+        found = self._filters.get(where)
+        if found is None:
+            if len(self._filters) >= 1024:
+                self._filters.clear()
+            found = self._filters[where] = to_filter(where)
+        return found
 
     def _unindexed_estimate(self, namespace: str) -> int:
         """At most how many of ``namespace``'s points were written since the shard was
