@@ -200,9 +200,7 @@ class Snapshot(Masks):
     def answer(self, query: DenseQuery | SparseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit] | None:
         """``query``'s hits; a sparse query once :meth:`learn_bm25` has its scores, and
         ``None`` when they do not settle it (fewer than its limit score above the cut)."""
-        keep = masks.get(query.where)
-        if keep is None:
-            keep = masks[query.where] = self.mask(query.where)
+        keep = self.kept(query.where, masks)
         if isinstance(query, SparseQuery):
             known = self._bm25.get(bm25_key(query))
             if known is None:  # dropped by another thread's batch meanwhile: the engine answers
@@ -233,6 +231,16 @@ class Snapshot(Masks):
             rows, values = rows[known], values[known]
             rows = rows[np.argsort(-values if query.descending else values, kind="stable")]
         return fetched_hits(self, query.payload, query.with_vectors, rows[: query.limit].tolist())
+
+    def kept(self, where: Where, masks: dict[Any, np.ndarray]) -> np.ndarray:
+        """:meth:`mask` of ``where``, once per batch (``masks``): by the filter object, as
+        a plan's lists share theirs (hashing a filter, its subjects or ids, costs more than
+        the rare equal filter built twice; the batch holds every query: no id is reused)."""
+        key = ("where", id(where))
+        keep = masks.get(key)
+        if keep is None:
+            keep = masks[key] = self.mask(where)
+        return keep
 
     def _best(self, query: DenseQuery | SparseQuery, rows: np.ndarray, scores: np.ndarray,
               min_score: float | None) -> list[Hit]:

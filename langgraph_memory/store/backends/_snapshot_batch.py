@@ -121,19 +121,6 @@ def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: di
     return entry
 
 
-def _keep(snapshot: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.ndarray]) -> np.ndarray:
-    # By the filter object: a plan's lists share theirs, and hashing a filter costs more
-    # than comparing identities (the batch holds every query, so no id is reused meanwhile).
-    key = ("where", id(query.where))
-    keep = masks.get(key)
-    if keep is None:
-        keep = masks.get(query.where)
-        if keep is None:
-            keep = masks[query.where] = snapshot.mask(query.where)
-        masks[key] = keep
-    return keep
-
-
 def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | SparseQuery]],
            masks: dict[Any, np.ndarray]) -> dict[int, list[Hit] | None]:
     """The lists of one query vector (its cosines, or the engine's BM25 scores and cut)."""
@@ -156,11 +143,11 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
             if enough < len(rows) or floor <= q.min_score:  # type: ignore[union-attr]
                 floor = -np.inf  # no row left out of the order reaches the floor
             rows, ordered = rows[:enough], ordered[:enough]
-        kept = _keep(snapshot, q, masks)[rows]
+        kept = snapshot.kept(q.where, masks)[rows]
         chosen = rows[kept][:limit]
         if len(chosen) < limit and floor != -np.inf:
             # A narrow filter: its best rows may lie past the prefix. Its own rows, ordered.
-            mine = np.flatnonzero(_keep(snapshot, q, masks) & snapshot.has_dense)
+            mine = np.flatnonzero(snapshot.kept(q.where, masks) & snapshot.has_dense)
             if q.min_score is not None:  # type: ignore[union-attr]
                 mine = mine[order.scores[mine] >= q.min_score]  # type: ignore[union-attr]
             chosen, _ = best_rows(mine, order.scores[mine], limit)
