@@ -152,7 +152,7 @@ class Snapshot(Masks):
                     derived[r] = _DERIVE[kind](payloads[r], field, key)
                 derived.flags.writeable = kind != "match"  # a mask is shared read-only
                 memo[key] = derived
-            # else (sorted values, masks by time): built again when asked
+            # else (sorted values and rows, masks by time): built again when asked
         return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, self.objects.without(rows),
                         self.row, memo)
 
@@ -224,13 +224,24 @@ class Snapshot(Masks):
             if every is None:
                 every = masks[id(query.vector)] = self.cosines(query.vector)
             return self._best(query, rows, every[rows], query.min_score)
-        rows = np.flatnonzero(keep)
-        if query.order_by is not None:
-            values = self.floats(query.order_by)[rows]
-            known = ~np.isnan(values)
-            rows, values = rows[known], values[known]
-            rows = rows[np.argsort(-values if query.descending else values, kind="stable")]
+        if query.order_by is None:
+            rows = np.flatnonzero(keep)
+        else:  # the rows in that field's order (kept), those ``keep`` keeps
+            rows = self.sorted_by(query.order_by, query.descending)
+            rows = rows[keep[rows]]
         return fetched_hits(self, query.payload, query.with_vectors, rows[: query.limit].tolist())
+
+    def sorted_by(self, key: str, descending: bool) -> np.ndarray:
+        """The rows holding a number in field ``key``, by it (equal values by ascending
+        id), kept until a write changes that field: the metadata channels' order."""
+        found = self._memo.get(("order", key, descending))
+        if found is None:
+            values = self.floats(key)
+            rows = np.flatnonzero(~np.isnan(values))
+            found = rows[np.argsort(-values[rows] if descending else values[rows], kind="stable")]
+            found.flags.writeable = False
+            self._memo[("order", key, descending)] = found
+        return found  # type: ignore[no-any-return]
 
     def kept(self, where: Where, masks: dict[Any, np.ndarray]) -> np.ndarray:
         """:meth:`mask` of ``where``, once per batch (``masks``): by the filter object, as
