@@ -80,8 +80,11 @@ or a batch of such patches."""
 
 def plain_patch(payload: dict[str, Any]) -> bool:
     """Whether a ``set_payload`` of ``payload`` sets only plain JSON scalars on points that
-    stay where they are: a snapshot then applies it as the engine does, without a read."""
-    return "namespace" not in payload and all(v is None or isinstance(v, (bool, int, str)) or (
+    stay where they are: a snapshot then applies it as the engine does, without a read.
+    Not ``None``: Qdrant Edge then drops the key (a point set ``expires_at=None`` reads as
+    having no expiry key, which the alive filter's ``is_null`` rejects), so those points
+    are read again instead."""
+    return "namespace" not in payload and all(isinstance(v, (bool, int, str)) or (
         isinstance(v, float) and math.isfinite(v)) for v in payload.values())
 
 
