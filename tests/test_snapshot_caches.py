@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from langgraph_memory.store._reads import evolve
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, SparseQuery, StoredPoint, Where
 from langgraph_memory.store.backends._base import Hit
+from langgraph_memory.store.backends._snapshot import Snapshot
 from langgraph_memory.store.backends._snapshot_masks import WHERES
 from langgraph_memory.store.backends.edge import EdgeBackend
 
@@ -271,3 +272,19 @@ def test_a_hit_compares_prints_copies_and_refuses_writes_as_a_frozen_dataclass(p
     match hit:
         case Hit(point, found):
             assert point is hit.point and found == score
+
+
+@given(st.lists(st.tuples(st.integers(0, 7), st.floats(0, 10)), unique_by=lambda p: p[0], max_size=8),
+       st.integers(0, 3))
+def test_learned_bm25_scores_land_on_their_rows_and_ignore_points_written_since(found, unknown):
+    ids = [f"{n:02d}" for n in range(6)]  # rows 0-5; ids 6 and 7 are points written since the read
+    snapshot = Snapshot.of("ns", 0, [StoredPoint(i, {}) for i in ids], DIM)
+    asked = SparseQuery([1], [1.0], Where(namespace="ns", status=None), 6, payload=False)
+    hits = sorted(found, key=lambda p: -p[1])[: 6 + unknown]
+    snapshot.learn_bm25_scores(asked, [f"{n:02d}" for n, _ in hits], [s for _, s in hits])
+    every, _ = snapshot._bm25[((1,), (1.0,))]
+    expected = np.full(6, np.nan)
+    for n, s in hits:
+        if n < 6:
+            expected[n] = s
+    assert np.array_equal(every, expected, equal_nan=True)

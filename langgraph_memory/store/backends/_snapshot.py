@@ -186,10 +186,12 @@ class Snapshot(Masks):
         write anywhere in the shard gives the namespace a new one."""
         every = np.full(len(self.ids), np.nan)
         row = self.row
-        # -1: a point written since this snapshot was brought up to date
-        rows = np.fromiter((row.get(i, -1) for i in ids), dtype=np.intp, count=len(ids))
-        known = rows >= 0
-        every[rows[known]] = np.asarray(scores, dtype=np.float64)[known]
+        rows = [row.get(i, -1) for i in ids]
+        mine = scores
+        if -1 in rows:  # a point written since this snapshot was brought up to date
+            pairs = [(r, s) for r, s in zip(rows, scores) if r >= 0]
+            rows, mine = [r for r, _ in pairs], [s for _, s in pairs]
+        every[rows] = mine
         if len(self._bm25) >= 16:
             self._bm25.clear()
         cut = min(scores) if ids and len(self.ids) > len(ids) >= asked.limit else None
