@@ -20,8 +20,6 @@ from langgraph_memory.store.backends._base import (
     HNSW_PAYLOAD_M,
     KEYWORD_FIELDS,
     SPARSE,
-    DenseQuery,
-    FetchQuery,
     Hit,
     Query,
     SparseQuery,
@@ -29,10 +27,9 @@ from langgraph_memory.store.backends._base import (
     Where,
     env_count,
     id_string,
-    vectors_wanted,
 )
 from langgraph_memory.store.backends import _two_step
-from langgraph_memory.store.backends._edge_types import engine_call, to_filter, to_point
+from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
 from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
@@ -257,12 +254,7 @@ class EdgeBackend:
     def _scores(self, queries: Sequence[SparseQuery]) -> list[tuple[list[str], list[float]]]:
         """The ids and scores of the hits of snapshots' namespace-wide BM25 queries (no
         payload, no vector, no prefetch, filters by namespace alone: never two steps)."""
-        requests = [
-            qe.QueryRequest(
-                limit=q.limit, query=qe.Query.Nearest(qe.SparseVector(indices=q.indices, values=q.values), using=SPARSE),
-                filter=self._whole_namespace(q.where), with_payload=False, with_vector=False)
-            for q in queries
-        ]
+        requests = [to_request(q, self._whole_namespace(q.where)) for q in queries]
         return [([id_string(r.id) for r in rows], [r.score for r in rows])
                 for rows in self.shard.query_batch(qe.QueryBatchRequest(requests))]
 
@@ -291,37 +283,9 @@ class EdgeBackend:
             flt = filters.get(q.where)
             if flt is None:
                 flt = filters[q.where] = to_filter(q.where)
-            if isinstance(q, FetchQuery):
-                query: Any = None if q.order_by is None else qe.OrderBy(
-                    q.order_by, direction=qe.Direction.Desc if q.descending else qe.Direction.Asc)
-            elif isinstance(q, DenseQuery):
-                query = qe.Query.Nearest(q.vector, using=DENSE)
-            else:
-                query = qe.Query.Nearest(qe.SparseVector(indices=q.indices, values=q.values), using=SPARSE)
-            prefetches = None
-            if isinstance(q, SparseQuery) and q.rescore is not None:
-                prefetches = [qe.Prefetch(limit=q.limit, query=query, filter=flt)]
-                query = qe.Query.Nearest(q.rescore, using=DENSE)
-            requests.append(
-                qe.QueryRequest(
-                    limit=q.limit,
-                    query=query,
-                    prefetches=prefetches,
-                    filter=flt,
-                    with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
-                    with_vector=vectors_wanted(q),
-                    score_threshold=getattr(q, "min_score", None),
-                )
-            )
+            requests.append(to_request(q, flt))
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
-        return [
-            ([id_string(r.id) for r in rows], [r.score for r in rows]) if id(q) in scores_only else
-            # A candidate list (no payload, no vector) needs the id and score only.
-            [Hit(StoredPoint(id_string(r.id), {}), float(r.score)) for r in rows]
-            if q.payload is False and not q.with_vectors and not isinstance(q, FetchQuery) else
-            [Hit(to_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in rows]
-            for q, rows in zip(queries, results)
-        ]
+        return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
 
     @engine_call
     def scroll(
