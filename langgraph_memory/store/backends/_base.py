@@ -284,7 +284,8 @@ class Backend(Protocol):
     def query_batch(self, queries: Sequence[Query], *, cached: bool = False) -> list[list[Hit]]:
         """Run nearest-neighbour and fetch queries in one round trip, one list each.
         ``cached``: the caller reads this namespace again and again (the pre-hook); an
-        engine may answer from a copy it keeps up to date with its own writes."""
+        engine may answer from a copy it keeps up to date with its own writes, and hand
+        out hits and payloads it shares between calls (read-only: copy one to change it)."""
 
     def scroll(
         self,
