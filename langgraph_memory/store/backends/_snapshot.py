@@ -135,7 +135,8 @@ class Snapshot(Masks):
                 if "status" not in fields and "expires_at" not in fields:
                     memo[key] = derived
             elif kind == "wheres":  # filters' kept masks (:meth:`Masks.mask`): those reading no changed field
-                memo[key] = {same: kept for same, kept in derived.items() if fields_read(same).isdisjoint(fields)}
+                memo[key] = {same: kept for same, kept in list(derived.items())  # (other threads add to it)
+                             if fields_read(same).isdisjoint(fields)}
             elif field not in fields:
                 memo[key] = derived
             elif kind == "values":
