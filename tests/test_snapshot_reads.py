@@ -25,6 +25,7 @@ from langgraph_memory.store.backends._snapshot import Snapshot
 from langgraph_memory.store.backends._snapshots import WriteLog, concerning
 from langgraph_memory.store.backends.edge import EdgeBackend
 from langgraph_memory.store.records import namespace_key
+from tests.snapshot_writes import rewrite
 
 DIM = 8
 NS = "snap"
@@ -131,7 +132,14 @@ def test_payloads_and_vectors_come_as_asked(engine):
     assert whole.point.payload == stored[0].payload and whole.point.dense is None
     assert some.point.payload == {"subjects": ["ann"]}
     assert none.point.payload == {} and np.allclose(none.point.dense, stored[0].dense, atol=1e-6)
-    whole.point.payload["status"] = "changed"  # a caller's copy: the snapshot keeps its own
+    with pytest.raises(TypeError):  # shared with later turns' answers: read-only
+        whole.point.payload["status"] = "changed"
+    with pytest.raises(TypeError):
+        whole.point.payload.update(status="changed")
+    assert snapshot.answer(FetchQuery(where, 1), {})[0].point.payload["status"] == "live"
+    assert snapshot.payloads[0]["status"] == "live"
+    mine = dict(whole.point.payload)  # a copy is the caller's own
+    mine["status"] = "changed"
     assert snapshot.answer(FetchQuery(where, 1), {})[0].point.payload["status"] == "live"
 
 
@@ -454,14 +462,7 @@ def test_after_any_writes_a_snapshot_answers_as_the_engine(engine, ops, where):
             engine.upsert([StoredPoint(new, {**payload, "namespace": names[arg], "content": "x"},
                                        rng.normal(size=DIM).tolist())])
             ids.append(new)
-        elif op in ("set", "move"):
-            try:  # the engine refuses a point deleted before: the write is logged all the same
-                engine.set_payload([ids[arg % len(ids)]], value if op == "set" else {"namespace": names[value]})
-            except Exception as exc:
-                assert "No point" in str(exc)
-        elif op == "delete":
-            engine.delete([ids[arg % len(ids)]])
-        else:
+        elif not rewrite(engine, op, arg, value, ids, names):
             engine.delete_where(Where(namespace=namespace, status="archived"))
         snapshot = get()
         assert snapshot is not None

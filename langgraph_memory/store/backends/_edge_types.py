@@ -1,6 +1,6 @@
-"""How our filters, points and failures are spelled in Qdrant Edge's own types: the
-translation :class:`~langgraph_memory.store.backends.edge.EdgeBackend` and its two-step
-reads share, apart from what the backend does with the shard."""
+"""How our filters, queries, points and failures are spelled in Qdrant Edge's own types:
+the translation :class:`~langgraph_memory.store.backends.edge.EdgeBackend` and its
+two-step reads share, apart from what the backend does with the shard."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ from typing import Any, Callable, TypeVar
 import qdrant_edge as qe
 
 from langgraph_memory.errors import StorageError
-from langgraph_memory.store.backends._base import DENSE, SPARSE, StoredPoint, Where, id_string, translate
+from langgraph_memory.store.backends._base import (
+    DENSE, SPARSE, DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where, id_string, translate,
+    vectors_wanted,
+)
 
-__all__ = ["engine_call", "to_filter", "to_point"]
+__all__ = ["engine_call", "to_answer", "to_filter", "to_point", "to_request"]
 
 
 class _EdgeDialect:
@@ -79,3 +82,37 @@ def to_point(record: Any, with_vectors: bool) -> StoredPoint:
     payload = record.payload
     return StoredPoint(id=id_string(record.id), payload=payload if isinstance(payload, dict) else dict(payload or {}),
                        dense=dense, sparse=sparse)
+
+
+def to_request(q: Query, flt: qe.Filter) -> qe.QueryRequest:
+    """``q`` as the engine's request, filtered by ``flt`` (``q.where`` translated)."""
+    if isinstance(q, FetchQuery):
+        query: Any = None if q.order_by is None else qe.OrderBy(
+            q.order_by, direction=qe.Direction.Desc if q.descending else qe.Direction.Asc)
+    elif isinstance(q, DenseQuery):
+        query = qe.Query.Nearest(q.vector, using=DENSE)
+    else:
+        query = qe.Query.Nearest(qe.SparseVector(indices=q.indices, values=q.values), using=SPARSE)
+    prefetches = None
+    if isinstance(q, SparseQuery) and q.rescore is not None:
+        prefetches = [qe.Prefetch(limit=q.limit, query=query, filter=flt)]
+        query = qe.Query.Nearest(q.rescore, using=DENSE)
+    return qe.QueryRequest(
+        limit=q.limit,
+        query=query,
+        prefetches=prefetches,
+        filter=flt,
+        with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
+        with_vector=vectors_wanted(q),
+        score_threshold=getattr(q, "min_score", None),
+    )
+
+
+def to_answer(q: Query, rows: list[Any], scores_only: bool) -> Any:
+    """The engine's ``rows`` for ``q``: hits, or (``scores_only``) the ids and the scores."""
+    if scores_only:
+        return [id_string(r.id) for r in rows], [r.score for r in rows]
+    if q.payload is False and not q.with_vectors and not isinstance(q, FetchQuery):
+        # A candidate list (no payload, no vector) needs the id and score only.
+        return [Hit(StoredPoint(id_string(r.id), {}), float(r.score)) for r in rows]
+    return [Hit(to_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in rows]

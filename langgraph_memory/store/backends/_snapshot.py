@@ -1,8 +1,6 @@
 """One namespace's points held in memory, and the engine's queries answered on them.
 
-Semantics follow the engine's filters (``backends._base.translate``): a missing field
-fails a range, ``is_null`` needs the key, ``is_empty`` takes missing, null or ``[]``,
-a keyword condition matches a string or any string of a list. Equal scores, and equal
+Filters are read as masks over the rows (:mod:`._snapshot_masks`). Equal scores, and equal
 values of an ``order_by``, come by ascending id: rows are kept in id order and sorted
 stably. Cosines are float32, as the engine's (they may differ from its in the last
 bits: its dot product adds in another order). BM25 scores are the engine's own: one
@@ -12,14 +10,15 @@ turn is filtered and cut from those scores. :mod:`._snapshots` keeps snapshots f
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from langgraph_memory.store.backends._base import (
     DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where,
 )
+from langgraph_memory.store.backends._snapshot_masks import _ABSENT, _DERIVE, Masks, _strings, fields_read
+from langgraph_memory.store.backends._snapshot_points import RowObjects, fetched_hits, memory, scored_hits
 from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, cosines, settled_limit
 
 
@@ -29,50 +28,34 @@ namespace of up to this many, else the best this many (a common word matches hun
 of a 1k namespace, and each hit costs its conversion). Lists the best ones do not settle
 go to the engine."""
 
-def _strings(value: Any) -> frozenset[str]:
-    if isinstance(value, str):
-        return frozenset((value,))
-    if isinstance(value, list):
-        return frozenset(v for v in value if isinstance(v, str))
-    return frozenset()
+
+_WHOLE: dict[str, Where] = {}
 
 
-def _number(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else np.nan
+def _whole_namespace(namespace: str) -> Where:
+    """The filter of every point of ``namespace``: one object per namespace (the engine
+    backend keeps its translation)."""
+    found = _WHOLE.get(namespace)
+    if found is None:
+        if len(_WHOLE) >= 4096:
+            _WHOLE.clear()
+        found = _WHOLE[namespace] = Where(namespace=namespace, status=None)
+    return found
 
 
-_ABSENT = object()
-
-
-def _is_null(payload: dict[str, Any], key: str) -> bool:
-    return key in payload and payload[key] is None
-
-
-def _is_empty(payload: dict[str, Any], key: str) -> bool:
-    return payload.get(key) is None or payload.get(key) == []
-
-
-_DERIVE: dict[str, Callable[[dict[str, Any], str, tuple], Any]] = {
-    "match": lambda p, key, memo_key: memo_key[2] in _strings(p.get(key)),
-    "float": lambda p, key, memo_key: _number(p.get(key)),
-    "null": lambda p, key, memo_key: _is_null(p, key),
-    "empty": lambda p, key, memo_key: _is_empty(p, key),
-}
-"""How one row's entry of each derived column is computed (the column's memo key is
-``(kind, field, ...)``), to re-derive only the rows a write changed."""
-
-
-class Snapshot:
+class Snapshot(Masks):
     """One namespace's points (any status), in id order, with their dense vectors."""
 
     def __init__(
         self, namespace: str, seq: int, ids: list[str], payloads: list[dict[str, Any]],
-        vectors: np.ndarray, has_dense: np.ndarray, memories: list[Any], row: dict[str, int] | None = None,
-        memo: dict[Any, Any] | None = None,
+        vectors: np.ndarray, has_dense: np.ndarray, objects: RowObjects | None = None,
+        row: dict[str, int] | None = None, memo: dict[Any, Any] | None = None,
     ) -> None:
         self.namespace, self.seq = namespace, seq
         self.ids, self.payloads, self.vectors, self.has_dense = ids, payloads, vectors, has_dense
-        self._memories = memories
+        self.all_dense = bool(has_dense.all())
+        self.objects = RowObjects(len(ids)) if objects is None else objects
+        """Memories, points and hits built from the rows (:mod:`._snapshot_points`)."""
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
         self._memo: dict[Any, Any] = {} if memo is None else memo
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
@@ -84,7 +67,7 @@ class Snapshot:
     def at(self, seq: int) -> "Snapshot":
         """The same rows, current as of ``seq`` (no write since concerned them)."""
         return Snapshot(self.namespace, seq, self.ids, self.payloads, self.vectors, self.has_dense,
-                        self._memories, self.row, self._memo)
+                        self.objects, self.row, self._memo)
 
     @classmethod
     def of(cls, namespace: str, seq: int, points: Sequence[StoredPoint], dim: int) -> "Snapshot":
@@ -95,8 +78,7 @@ class Snapshot:
             vectors[has_dense] = np.array([p.dense for p, ok in zip(points, has_dense) if ok], dtype=np.float32)
         # Memories are built when first read (~25 µs each), not all with the read: a 1k
         # namespace read whole took ~70 ms with them, ~30 ms without, and a turn reads ~20.
-        return cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense,
-                   [None] * len(points))
+        return cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense)
 
     def patched(self, seq: int, points: Sequence[StoredPoint], dirty: set[str], vectors: bool = True) -> "Snapshot":
         """This snapshot with the ``dirty`` ids re-read as ``points`` (absent: deleted;
@@ -121,7 +103,7 @@ class Snapshot:
         return Snapshot(
             self.namespace, seq, [src.ids[r] for src, r in take], [src.payloads[r] for src, r in take],
             vectors, np.array([src.has_dense[r] for src, r in take], dtype=bool),
-            [src._memories[r] for src, r in take],
+            RowObjects.taken([(src.objects, r) for src, r in take]),
         )
 
     def _changed(self, seq: int, points: dict[str, StoredPoint], with_vectors: bool) -> "Snapshot":
@@ -129,14 +111,14 @@ class Snapshot:
         access counts the post-hook records each turn): what was derived from the other
         rows is kept, and only the fields that changed are derived again."""
         rows = {self.row[i]: p for i, p in points.items()}
-        payloads, memories = list(self.payloads), list(self._memories)
+        payloads = list(self.payloads)
         vectors, has_dense = self.vectors, self.has_dense
         dim = vectors.shape[1]
         fields: set[str] = set()
         for r, p in rows.items():
             old = self.payloads[r]
             fields.update(k for k in old.keys() | p.payload.keys() if old.get(k, _ABSENT) != p.payload.get(k, _ABSENT))
-            payloads[r], memories[r] = p.payload, None
+            payloads[r] = p.payload
             if not with_vectors:
                 continue
             dense_ok = p.dense is not None and len(p.dense) == dim
@@ -152,6 +134,9 @@ class Snapshot:
             if kind == "alive":  # :meth:`_live_at`: built again when asked
                 if "status" not in fields and "expires_at" not in fields:
                     memo[key] = derived
+            elif kind == "wheres":  # filters' kept masks (:meth:`Masks.mask`): those reading no changed field
+                memo[key] = {same: kept for same, kept in list(derived.items())  # (other threads add to it)
+                             if fields_read(same).isdisjoint(fields)}
             elif field not in fields:
                 memo[key] = derived
             elif kind == "values":
@@ -166,159 +151,17 @@ class Snapshot:
                 derived = derived.copy()
                 for r in rows:
                     derived[r] = _DERIVE[kind](payloads[r], field, key)
+                derived.flags.writeable = kind != "match"  # a mask is shared read-only
                 memo[key] = derived
-            # else (the sorted expiry times): built again when asked
-        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, memories, self.row, memo)
+            # else (sorted values and rows, masks by time): built again when asked
+        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, self.objects.without(rows),
+                        self.row, memo)
 
     def cosines(self, vector: Sequence[float]) -> np.ndarray:
         """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""
         return cosines(self.vectors, vector)
 
-    # -- the engine's filter conditions, as masks over the rows ----------------------------
-
-    def _cached(self, key: Any, build: Callable[[], np.ndarray]) -> np.ndarray:
-        found = self._memo.get(key)
-        if found is None:
-            found = self._memo[key] = build()
-        return found
-
-    def _rows_by_value(self, key: str) -> dict[str, np.ndarray]:
-        found = self._memo.get(("values", key))
-        if found is None:
-            lists: dict[str, list[int]] = {}
-            for r, p in enumerate(self.payloads):
-                for v in _strings(p.get(key)):
-                    lists.setdefault(v, []).append(r)
-            found = self._memo[("values", key)] = {v: np.array(rows, dtype=np.intp) for v, rows in lists.items()}
-        return found  # type: ignore[return-value]
-
-    def match(self, key: str, values: tuple[str, ...]) -> np.ndarray:
-        by_value = self._rows_by_value(key)
-        if len(values) == 1 and values[0] in by_value:
-            return self._cached(("match", key, values[0]), lambda: self._rows_mask(by_value[values[0]]))
-        out = np.zeros(len(self.ids), dtype=bool)
-        for v in values:
-            rows = by_value.get(v)
-            if rows is not None:
-                out[rows] = True
-        return out
-
-    def _rows_mask(self, rows: np.ndarray | None) -> np.ndarray:
-        out = np.zeros(len(self.ids), dtype=bool)
-        if rows is not None:
-            out[rows] = True
-        return out
-
-    def floats(self, key: str) -> np.ndarray:
-        return self._cached(("float", key), lambda: np.fromiter(
-            (_number(p.get(key)) for p in self.payloads), dtype=np.float64, count=len(self.ids)))
-
-    def is_null(self, key: str) -> np.ndarray:
-        return self._cached(("null", key), lambda: np.fromiter(
-            (_is_null(p, key) for p in self.payloads), dtype=bool, count=len(self.ids)))
-
-    def is_empty(self, key: str) -> np.ndarray:
-        return self._cached(("empty", key), lambda: np.fromiter(
-            (_is_empty(p, key) for p in self.payloads), dtype=bool, count=len(self.ids)))
-
-    def _range(self, key: str, gte: float | None = None, gt: float | None = None, lte: float | None = None,
-               lt: float | None = None) -> np.ndarray:
-        values = self.floats(key)
-        out = ~np.isnan(values)
-        for bound, test in ((gte, np.greater_equal), (gt, np.greater), (lte, np.less_equal), (lt, np.less)):
-            if bound is not None:
-                out &= test(values, bound)
-        return out
-
-    def _live_at(self, at: float) -> np.ndarray:
-        """The live rows with no expiry or one after ``at`` (shared: never written to).
-        It is the same for every ``at`` between two expiry times of the namespace, so it
-        is kept by how many of them ``at`` has passed: a turn's filters each carry their
-        own ``at`` (the time they were built), and most namespaces have no expiry at all."""
-        expiries = self._memo.get(("expiries", "expires_at"))
-        if expiries is None:
-            values = self.floats("expires_at")
-            expiries = self._memo[("expiries", "expires_at")] = sorted(values[~np.isnan(values)].tolist())
-        key = ("alive", "expires_at", bisect_right(expiries, at))
-        found = self._memo.get(key)
-        if found is None:
-            found = self._memo[key] = self.match("status", ("live",)) & (
-                self.is_null("expires_at") | self._range("expires_at", gt=at))
-        return found
-
-    def mask(self, where: Where) -> np.ndarray:
-        """Which rows ``where`` keeps (the conditions of ``backends._base.translate``)."""
-        n = len(self.ids)
-        if where.namespace is not None and where.namespace != self.namespace:
-            return np.zeros(n, dtype=bool)
-        # Most filters: live memories alive now, one cached mask (:meth:`_live_at`).
-        live = where.alive_at is not None and where.status == "live"
-        if where.ids is not None:
-            out = np.zeros(n, dtype=bool)
-            out[[r for i in where.ids if (r := self.row.get(i)) is not None]] = True
-            if live:
-                out &= self._live_at(where.alive_at)  # type: ignore[arg-type]
-        elif live:
-            out = self._live_at(where.alive_at).copy()  # type: ignore[arg-type]  # (``out`` is written)
-        else:
-            out = np.ones(n, dtype=bool)
-        if where.status is not None and not live:
-            out &= self.match("status", (where.status,) if isinstance(where.status, str) else tuple(where.status))
-        keywords = (
-            ("ns_prefixes", None if where.namespace_prefix is None else (where.namespace_prefix,)),
-            ("kind", where.kinds), ("memory_type", where.memory_types), ("category", where.categories),
-            ("subjects", where.subjects), *where.fields,
-        )
-        for key, values in keywords:
-            if values is not None:
-                out &= self.match(key, tuple(values))
-        if where.min_importance is not None:
-            out &= self._range("importance", gte=where.min_importance)
-        if where.updated_since is not None:
-            out &= self._range("updated_at", gte=where.updated_since)
-        if where.created_since is not None or where.created_until is not None:
-            out &= self._range("created_at", gte=where.created_since, lte=where.created_until)
-        if where.alive_at is not None and not live:
-            out &= self.is_null("expires_at") | self._range("expires_at", gt=where.alive_at)
-        if where.expired_at is not None:
-            out &= self._range("expires_at", lte=where.expired_at)
-        for key, gte, gt, lte, lt in where.ranges:
-            out &= self._range(key, gte=gte, gt=gt, lte=lte, lt=lt)
-        if where.any_of:
-            out &= np.logical_or.reduce([self.mask(sub) for sub in where.any_of])
-        if where.channel_scope is not None:
-            out &= self.is_empty("channel") | self.match("channel", (where.channel_scope,))
-        return out
-
     # -- answers -----------------------------------------------------------------------------
-
-    def memory(self, row: int) -> Any:
-        """The row as a :class:`~langgraph_memory.store.records.Memory`, built once;
-        ``None`` for a point that is not a memory (then readers build nothing from it)."""
-        found = self._memories[row]
-        if found is None:
-            from langgraph_memory.store.records import Memory
-
-            try:
-                found = Memory.from_payload(self.ids[row], self.payloads[row])
-            except Exception:  # the plain path then raises the same, reading the copy
-                found = False
-            self._memories[row] = found
-        return found or None
-
-    def _point(self, row: int, payload: bool | tuple[str, ...], with_vectors: bool) -> StoredPoint:
-        stored = self.payloads[row]
-        if payload is True:
-            mine: dict[str, Any] = dict(stored)
-        elif payload is False:
-            mine = {}
-        else:
-            mine = {k: stored[k] for k in payload if k in stored}
-        # The vector as a float32 array (a copy): the pre-hook's dedup keeps it as one.
-        point = StoredPoint(self.ids[row], mine, self.vectors[row].copy() if with_vectors else None)  # type: ignore[arg-type]
-        if payload is True:
-            point.memory = self.memory(row)
-        return point
 
     # -- BM25: the engine scores, the snapshot filters and cuts ---------------------------
 
@@ -326,7 +169,7 @@ class Snapshot:
         """The engine query scoring the points of this namespace that share a term with
         ``query`` (its IDF counts the whole shard, which no copy of one namespace knows):
         all of them, or the best :data:`BM25_DEPTH` in a larger namespace."""
-        return SparseQuery(query.indices, query.values, Where(namespace=self.namespace, status=None),
+        return SparseQuery(query.indices, query.values, _whole_namespace(self.namespace),
                            max(1, min(len(self.ids), BM25_DEPTH)), payload=False)
 
     def bm25_known(self, query: SparseQuery) -> bool:
@@ -344,10 +187,12 @@ class Snapshot:
         write anywhere in the shard gives the namespace a new one."""
         every = np.full(len(self.ids), np.nan)
         row = self.row
-        # -1: a point written since this snapshot was brought up to date
-        rows = np.fromiter((row.get(i, -1) for i in ids), dtype=np.intp, count=len(ids))
-        known = rows >= 0
-        every[rows[known]] = np.asarray(scores, dtype=np.float64)[known]
+        rows = [row.get(i, -1) for i in ids]
+        mine = scores
+        if -1 in rows:  # a point written since this snapshot was brought up to date
+            pairs = [(r, s) for r, s in zip(rows, scores) if r >= 0]
+            rows, mine = [r for r, _ in pairs], [s for _, s in pairs]
+        every[rows] = mine
         if len(self._bm25) >= 16:
             self._bm25.clear()
         cut = min(scores) if ids and len(self.ids) > len(ids) >= asked.limit else None
@@ -358,9 +203,7 @@ class Snapshot:
     def answer(self, query: DenseQuery | SparseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit] | None:
         """``query``'s hits; a sparse query once :meth:`learn_bm25` has its scores, and
         ``None`` when they do not settle it (fewer than its limit score above the cut)."""
-        keep = masks.get(query.where)
-        if keep is None:
-            keep = masks[query.where] = self.mask(query.where)
+        keep = self.kept(query.where, masks)
         if isinstance(query, SparseQuery):
             known = self._bm25.get(bm25_key(query))
             if known is None:  # dropped by another thread's batch meanwhile: the engine answers
@@ -384,15 +227,34 @@ class Snapshot:
             if every is None:
                 every = masks[id(query.vector)] = self.cosines(query.vector)
             return self._best(query, rows, every[rows], query.min_score)
-        rows = np.flatnonzero(keep)
-        if query.order_by is not None:
-            values = self.floats(query.order_by)[rows]
-            known = ~np.isnan(values)
-            rows, values = rows[known], values[known]
-            rows = rows[np.argsort(-values if query.descending else values, kind="stable")]
-        if query.payload is False and not query.with_vectors:  # which of some ids match: ids only
-            return [Hit(StoredPoint(self.ids[r], {}), 0.0) for r in rows[: query.limit].tolist()]
-        return [Hit(self._point(r, query.payload, query.with_vectors), 0.0) for r in rows[: query.limit].tolist()]
+        if query.order_by is None:
+            rows = np.flatnonzero(keep)
+        else:  # the rows in that field's order (kept), those ``keep`` keeps
+            rows = self.sorted_by(query.order_by, query.descending)
+            rows = rows[keep[rows]]
+        return fetched_hits(self, query.payload, query.with_vectors, rows[: query.limit].tolist())
+
+    def sorted_by(self, key: str, descending: bool) -> np.ndarray:
+        """The rows holding a number in field ``key``, by it (equal values by ascending
+        id), kept until a write changes that field: the metadata channels' order."""
+        found = self._memo.get(("order", key, descending))
+        if found is None:
+            values = self.floats(key)
+            rows = np.flatnonzero(~np.isnan(values))
+            found = rows[np.argsort(-values[rows] if descending else values[rows], kind="stable")]
+            found.flags.writeable = False
+            self._memo[("order", key, descending)] = found
+        return found  # type: ignore[no-any-return]
+
+    def kept(self, where: Where, masks: dict[Any, np.ndarray]) -> np.ndarray:
+        """:meth:`mask` of ``where``, once per batch (``masks``): by the filter object, as
+        a plan's lists share theirs (hashing a filter, its subjects or ids, costs more than
+        the rare equal filter built twice; the batch holds every query: no id is reused)."""
+        key = ("where", id(where))
+        keep = masks.get(key)
+        if keep is None:
+            keep = masks[key] = self.mask(where)
+        return keep
 
     def _best(self, query: DenseQuery | SparseQuery, rows: np.ndarray, scores: np.ndarray,
               min_score: float | None) -> list[Hit]:
@@ -405,8 +267,10 @@ class Snapshot:
         rows, scores = best_rows(rows, scores, limit)
         return self.hits(query, rows.tolist(), scores.tolist())
 
+    def memory(self, row: int) -> Any:
+        """The row as a ``Memory``, built once (:func:`._snapshot_points.memory`)."""
+        return memory(self, row)
+
     def hits(self, query: DenseQuery | SparseQuery, rows: list[int], scores: list[float]) -> ExactHits:
         """``query``'s hits on ``rows``, best first: a list it asked for as it is."""
-        if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
-            return ExactHits([Hit(StoredPoint(self.ids[r], {}), s) for r, s in zip(rows, scores)])
-        return ExactHits([Hit(self._point(r, query.payload, query.with_vectors), s) for r, s in zip(rows, scores)])
+        return scored_hits(self, query.payload, query.with_vectors, rows, scores)

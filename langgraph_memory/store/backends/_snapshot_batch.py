@@ -77,7 +77,7 @@ def _scored_order(scores: np.ndarray, rows: np.ndarray | None, whole: bool = Fal
     :data:`PREFIX_ROWS`-th best score; and the floor below which every row left out scores."""
     mine = scores if rows is None else scores[rows]
     if whole or len(mine) <= WHOLE_ORDER_UP_TO or len(mine) <= PREFIX_ROWS:
-        order = np.argsort(-mine, kind="stable")
+        order = (-mine).argsort(kind="stable")
         return (order if rows is None else rows[order]), -np.inf
     floor = float(np.partition(mine, len(mine) - PREFIX_ROWS)[len(mine) - PREFIX_ROWS])
     top = np.flatnonzero(mine >= floor)  # in id order: the stable sort keeps ties so
@@ -98,11 +98,10 @@ def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: di
         scores = masks.get(id(query.vector))
         if scores is None:
             scores = masks[id(query.vector)] = snapshot.cosines(query.vector)
-        valid = snapshot.has_dense
-        every = bool(valid.all())
-        if np.isnan(scores if every else scores[valid]).any():
+        every = snapshot.all_dense
+        if np.isnan(scores if every else scores[snapshot.has_dense]).any():
             return None
-        rows, floor = _scored_order(scores, None if every else np.flatnonzero(valid))
+        rows, floor = _scored_order(scores, None if every else np.flatnonzero(snapshot.has_dense))
         entry = _Order(query.vector, scores, rows, scores[rows], floor, None, len(rows))
     else:
         known = snapshot._bm25.get(key[1])  # one read: another thread may clear the cache
@@ -120,19 +119,6 @@ def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: di
         snapshot._orders.clear()
     snapshot._orders[key] = entry
     return entry
-
-
-def _keep(snapshot: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.ndarray]) -> np.ndarray:
-    # By the filter object: a plan's lists share theirs, and hashing a filter costs more
-    # than comparing identities (the batch holds every query, so no id is reused meanwhile).
-    key = ("where", id(query.where))
-    keep = masks.get(key)
-    if keep is None:
-        keep = masks.get(query.where)
-        if keep is None:
-            keep = masks[query.where] = snapshot.mask(query.where)
-        masks[key] = keep
-    return keep
 
 
 def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | SparseQuery]],
@@ -157,11 +143,11 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
             if enough < len(rows) or floor <= q.min_score:  # type: ignore[union-attr]
                 floor = -np.inf  # no row left out of the order reaches the floor
             rows, ordered = rows[:enough], ordered[:enough]
-        kept = _keep(snapshot, q, masks)[rows]
+        kept = snapshot.kept(q.where, masks)[rows]
         chosen = rows[kept][:limit]
         if len(chosen) < limit and floor != -np.inf:
             # A narrow filter: its best rows may lie past the prefix. Its own rows, ordered.
-            mine = np.flatnonzero(_keep(snapshot, q, masks) & snapshot.has_dense)
+            mine = np.flatnonzero(snapshot.kept(q.where, masks) & snapshot.has_dense)
             if q.min_score is not None:  # type: ignore[union-attr]
                 mine = mine[order.scores[mine] >= q.min_score]  # type: ignore[union-attr]
             chosen, _ = best_rows(mine, order.scores[mine], limit)

@@ -23,7 +23,7 @@ def _unit(vector: Sequence[float]) -> np.ndarray:
     if last is vector:
         return converted
     array = np.asarray(vector, dtype=np.float32)
-    norm = float(np.linalg.norm(array))
+    norm = float(np.sqrt(array.dot(array)))  # what ``np.linalg.norm`` computes for it, without its checks
     converted = array / np.float32(norm) if norm > 0 else array
     _last_vector = (vector, converted)  # holding the list keeps its identity from being reused
     return converted

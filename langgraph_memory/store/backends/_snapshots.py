@@ -80,8 +80,11 @@ or a batch of such patches."""
 
 def plain_patch(payload: dict[str, Any]) -> bool:
     """Whether a ``set_payload`` of ``payload`` sets only plain JSON scalars on points that
-    stay where they are: a snapshot then applies it as the engine does, without a read."""
-    return "namespace" not in payload and all(v is None or isinstance(v, (bool, int, str)) or (
+    stay where they are: a snapshot then applies it as the engine does, without a read.
+    Not ``None``: Qdrant Edge then drops the key (a point set ``expires_at=None`` reads as
+    having no expiry key, which the alive filter's ``is_null`` rejects), so those points
+    are read again instead."""
+    return "namespace" not in payload and all(isinstance(v, (bool, int, str)) or (
         isinstance(v, float) and math.isfinite(v)) for v in payload.values())
 
 
@@ -345,8 +348,9 @@ def answer_batch(
     for i, q in enumerate(queries):
         if isinstance(q, SparseQuery) and q.rescore is None and (snap := held.get(q.where.namespace)) is not None:
             bm25[i] = snap
-            if not snap.bm25_known(q):
-                wide.setdefault((id(snap), tuple(q.indices), tuple(q.values)), (snap, snap.bm25_query(q)))
+            key = (tuple(q.indices), tuple(q.values))  # as ``_snapshot_scores.bm25_key``
+            if key not in snap._bm25 and (id(snap), key) not in wide:
+                wide[id(snap), key] = (snap, snap.bm25_query(q))
     rest = [q for i, (q, hits) in enumerate(zip(queries, local)) if hits is None and i not in bm25]
     scores_only = [query for _, query in wide.values()]
     asked = rest + scores_only

@@ -20,8 +20,6 @@ from langgraph_memory.store.backends._base import (
     HNSW_PAYLOAD_M,
     KEYWORD_FIELDS,
     SPARSE,
-    DenseQuery,
-    FetchQuery,
     Hit,
     Query,
     SparseQuery,
@@ -29,10 +27,9 @@ from langgraph_memory.store.backends._base import (
     Where,
     env_count,
     id_string,
-    vectors_wanted,
 )
 from langgraph_memory.store.backends import _two_step
-from langgraph_memory.store.backends._edge_types import engine_call, to_filter, to_point
+from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
 from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
@@ -82,6 +79,8 @@ class EdgeBackend:
         """Small namespaces read whole, for :meth:`query_batch` ``(cached=True)``; every
         write below logs the ids it touched there (after it returns, even when it fails)."""
         self._dim = 0
+        self._filters: dict[Where, qe.Filter] = {}
+        """Snapshots' namespace-wide filters, translated (:meth:`_whole_namespace`)."""
         self._written = 0
         """Points upserted since the shard was opened or last built: see :meth:`_unindexed_estimate`."""
 
@@ -243,12 +242,31 @@ class EdgeBackend:
     def _engine_batch(self, queries: Sequence[Query], scores_only: Sequence[Query] = ()) -> list[Any]:
         """Each query's hits; for a query of ``scores_only`` (a snapshot's namespace-wide
         BM25 query), the ids and scores as two lists: no hit objects (~1 µs each, ~128 a turn)."""
+        if scores_only and len(scores_only) == len(queries):  # a small namespace's turn: nothing else asked
+            return self._scores(scores_only)
         marked = frozenset(id(q) for q in scores_only)  # the batch holds them: no id is reused meanwhile
         run = self._one_round if not marked else lambda asked: self._one_round(asked, marked)
         # Dense queries on a big namespace: see _two_step (the engine's per-point checks).
         if self._written < _two_step.TWO_STEP_FROM:  # no namespace can need it: skip the per-query look
             return run(queries)
         return _two_step.batch_in_two_steps(queries, run, self._unindexed_estimate)
+
+    def _scores(self, queries: Sequence[SparseQuery]) -> list[tuple[list[str], list[float]]]:
+        """The ids and scores of the hits of snapshots' namespace-wide BM25 queries (no
+        payload, no vector, no prefetch, filters by namespace alone: never two steps)."""
+        requests = [to_request(q, self._whole_namespace(q.where)) for q in queries]
+        return [([id_string(r.id) for r in rows], [r.score for r in rows])
+                for rows in self.shard.query_batch(qe.QueryBatchRequest(requests))]
+
+    def _whole_namespace(self, where: Where) -> qe.Filter:
+        """``where`` translated, kept per filter: a snapshot's namespace-wide filter is
+        the same object turn after turn (a few µs to translate each time)."""
+        found = self._filters.get(where)
+        if found is None:
+            if len(self._filters) >= 1024:
+                self._filters.clear()
+            found = self._filters[where] = to_filter(where)
+        return found
 
     def _unindexed_estimate(self, namespace: str) -> int:
         """At most how many of ``namespace``'s points were written since the shard was
@@ -265,37 +283,9 @@ class EdgeBackend:
             flt = filters.get(q.where)
             if flt is None:
                 flt = filters[q.where] = to_filter(q.where)
-            if isinstance(q, FetchQuery):
-                query: Any = None if q.order_by is None else qe.OrderBy(
-                    q.order_by, direction=qe.Direction.Desc if q.descending else qe.Direction.Asc)
-            elif isinstance(q, DenseQuery):
-                query = qe.Query.Nearest(q.vector, using=DENSE)
-            else:
-                query = qe.Query.Nearest(qe.SparseVector(indices=q.indices, values=q.values), using=SPARSE)
-            prefetches = None
-            if isinstance(q, SparseQuery) and q.rescore is not None:
-                prefetches = [qe.Prefetch(limit=q.limit, query=query, filter=flt)]
-                query = qe.Query.Nearest(q.rescore, using=DENSE)
-            requests.append(
-                qe.QueryRequest(
-                    limit=q.limit,
-                    query=query,
-                    prefetches=prefetches,
-                    filter=flt,
-                    with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
-                    with_vector=vectors_wanted(q),
-                    score_threshold=getattr(q, "min_score", None),
-                )
-            )
+            requests.append(to_request(q, flt))
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
-        return [
-            ([id_string(r.id) for r in rows], [r.score for r in rows]) if id(q) in scores_only else
-            # A candidate list (no payload, no vector) needs the id and score only.
-            [Hit(StoredPoint(id_string(r.id), {}), float(r.score)) for r in rows]
-            if q.payload is False and not q.with_vectors and not isinstance(q, FetchQuery) else
-            [Hit(to_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in rows]
-            for q, rows in zip(queries, results)
-        ]
+        return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
 
     @engine_call
     def scroll(
