@@ -224,3 +224,17 @@ def test_ranked_settles_a_prebuilt_query_as_a_plain_one(first, second, limit, ex
     for plain, built in ((DenseQuery([0.5], WHERE, limit, payload=False), _reads.dense_query([0.5], WHERE, limit, False)),
                          (SparseQuery([1], [0.5], WHERE, limit, payload=False), _reads.sparse_query([1], [0.5], WHERE, limit, False))):
         assert drive(built) == drive(plain)
+
+
+@settings(max_examples=200)
+@given(rows=st.integers(1, 40), spare=st.integers(0, 9), seed=st.integers(0, 2**32 - 1))
+def test_dot_is_the_product_the_dedup_compared_with(rows, spare, seed):
+    """``VectorRows.too_close`` reads its cosines with ``.dot``: the same BLAS call, so the
+    same float32 bits, as the ``@`` it was written with, on a growing matrix's live rows."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    matrix = np.empty((rows + spare, 384), dtype=np.float32)
+    matrix[:rows] = rng.normal(size=(rows, 384)).astype(np.float32)
+    vector = rng.normal(size=384).astype(np.float32)
+    assert (matrix[:rows].dot(vector)).tobytes() == (matrix[:rows] @ vector).tobytes()

@@ -44,7 +44,7 @@ given the winner (its scores) and whether it matched a named subject or time."""
 def hybrid_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
     with_vectors: VectorsWanted,
-) -> Plan[list[tuple[Fused, StoredPoint, tuple[str, ...]]]]:
+) -> Plan[list[tuple[float, Fused, StoredPoint, tuple[str, ...]]]]:
     """Dense and BM25 fused by weight, favouring memories tagged with a subject the
     query names (or an alias of one) and memories from a time it names.
 
@@ -150,6 +150,7 @@ def hybrid_plan(
         else:
             for i in need:
                 points[i] = again.get(i)  # type: ignore[assignment]  # gone since: dropped below
+    # Each winner as (its score, its fusion, its point, what the query named that it matches).
     out: list[tuple[float, Fused, StoredPoint, tuple[str, ...]]] = []
     for f in fused:
         point = points.get(f.hit.point.id)
@@ -157,15 +158,16 @@ def hybrid_plan(
             continue  # deleted, superseded or expired since the first round
         payload = point.payload
         if point.id in tagged_ids:
-            named = sorted(terms.intersection(payload.get("subjects") or ()))
-            why = (*(f"subject:{n}" for n in named), *(("time",) if point.id in timely_ids else ()))
+            why = tuple([f"subject:{n}" for n in sorted(terms.intersection(payload.get("subjects") or ()))])
+            if point.id in timely_ids:
+                why += ("time",)
         else:
             why = ("time",) if point.id in timely_ids else ()
         # Vitality, a mild prior among the winners: the one place ranking reads it.
         f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
         out.append((f.score, f, point, why))
     out.sort(key=_FIRST, reverse=True)  # stable: equal scores keep the fusion's order
-    return [(f, point, why) for _, f, point, why in out]
+    return out
 
 
 _FIRST = itemgetter(0)

@@ -15,7 +15,7 @@ from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_datetime, check_limit, check_number, check_text
 from langgraph_memory.store._fusion import Fused
 from langgraph_memory.store._hybrid import VectorsWanted, hybrid_plan
-from langgraph_memory.store._linked import follow_links
+from langgraph_memory.store._linked import follow_links, has_links
 from langgraph_memory.store._links import Link
 from langgraph_memory.store._reads import Plan, QueryVectors, evolve, live_where, memories_plan, ranked
 from langgraph_memory.store.backends import DenseQuery, Hit, SparseQuery, Where
@@ -120,10 +120,10 @@ def search_plan(
         fused = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors)
         hits = [
             _fused_hit(point.memory or Memory.from_payload(point.id, point.payload), f, point.dense, why)
-            for f, point, why in fused
+            for _, f, point, why in fused
         ]
-    if not links:
-        return hits
+    if not links or not has_links(hits):
+        return hits  # no round, and no plan started for nothing
     return (yield from follow_links(hits, where, limit, bool(with_vectors)))
 
 
