@@ -45,7 +45,8 @@ MEMORY = Memory(id="00000000-0000-4000-8000-000000000001", content="c", namespac
        vector=maybe(st.lists(scores, max_size=3)), matched=st.lists(st.text(max_size=3), max_size=2).map(tuple))
 def test_a_fused_hit_is_the_search_hit_its_init_builds(score, dense, sparse, vector, matched):
     f = Fused(Hit(StoredPoint("x", {}), 0.0), score, dense, sparse)
-    fast, plain = _fused_hit(MEMORY, f, vector, matched), SearchHit(MEMORY, score, dense, sparse, vector, matched)
+    point = StoredPoint(MEMORY.id, MEMORY.to_payload(), vector, memory=MEMORY if dense is None else None)
+    fast, plain = _fused_hit(point, f, matched), SearchHit(MEMORY, score, dense, sparse, vector, matched)
     assert vars(fast) == vars(plain) and list(vars(fast)) == list(vars(plain))
     assert repr(fast) == repr(plain) and type(fast) is SearchHit
     if not any(isinstance(x, float) and math.isnan(x) for x in (score, dense, sparse)):

@@ -6,8 +6,8 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 
 from __future__ import annotations
 
-from operator import itemgetter
-from typing import TYPE_CHECKING, Callable, Union
+from operator import attrgetter
+from typing import TYPE_CHECKING, Callable, TypeVar, Union
 
 from langgraph_memory.store.backends import FetchQuery, Hit, Query, StoredPoint, Where
 from langgraph_memory.store._fusion import (
@@ -36,6 +36,8 @@ ALIAS_SOURCES = 10
 READ_AHEAD = 10
 
 
+T = TypeVar("T")
+
 VectorsWanted = Union[bool, Callable[[Fused, bool], bool]]
 """Which winners come with their dense vector: all, none, or those a predicate accepts,
 given the winner (its scores) and whether it matched a named subject or time."""
@@ -43,8 +45,8 @@ given the winner (its scores) and whether it matched a named subject or time."""
 
 def hybrid_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
-    with_vectors: VectorsWanted,
-) -> Plan[list[tuple[float, Fused, StoredPoint, tuple[str, ...]]]]:
+    with_vectors: VectorsWanted, make: Callable[[StoredPoint, Fused, tuple[str, ...]], T],
+) -> Plan[list[T]]:
     """Dense and BM25 fused by weight, favouring memories tagged with a subject the
     query names (or an alias of one) and memories from a time it names.
 
@@ -59,6 +61,11 @@ def hybrid_plan(
     rounds without aliases, three with, one more when winners the caller wants vectors
     for lack them (and rarely one more, to settle a BM25 tie at a cut:
     :func:`~langgraph_memory.store._reads.ranked`).
+
+    The winners come best first, each as ``make(point, fused, matched)`` (its point read
+    whole, its fusion with the vitality prior applied to its score, and what the query
+    named that it matches: ``subject:<tag>``, ``time``); what ``make`` builds has that
+    ``score``.
     """
     pool = max(limit, HYBRID_MIN_POOL)
     # The filtered lists only add what the plain ones missed: a shallower pool does.
@@ -150,8 +157,7 @@ def hybrid_plan(
         else:
             for i in need:
                 points[i] = again.get(i)  # type: ignore[assignment]  # gone since: dropped below
-    # Each winner as (its score, its fusion, its point, what the query named that it matches).
-    out: list[tuple[float, Fused, StoredPoint, tuple[str, ...]]] = []
+    out: list[T] = []
     for f in fused:
         point = points.get(f.hit.point.id)
         if point is None:
@@ -165,12 +171,12 @@ def hybrid_plan(
             why = ("time",) if point.id in timely_ids else ()
         # Vitality, a mild prior among the winners: the one place ranking reads it.
         f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
-        out.append((f.score, f, point, why))
-    out.sort(key=_FIRST, reverse=True)  # stable: equal scores keep the fusion's order
+        out.append(make(point, f, why))
+    out.sort(key=_SCORE, reverse=True)  # stable: equal scores keep the fusion's order
     return out
 
 
-_FIRST = itemgetter(0)
+_SCORE = attrgetter("score")
 
 
 def _tagged(subjects: object, terms: set[str]) -> bool:
