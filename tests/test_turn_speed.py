@@ -13,7 +13,7 @@ import struct
 from datetime import datetime, timezone
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from langgraph_memory.agent import injection
@@ -41,6 +41,7 @@ def _bits(x: float | None) -> object:
 MEMORY = Memory(id="00000000-0000-4000-8000-000000000001", content="c", namespace=("n",))
 
 
+@settings(deadline=None)
 @given(score=any_floats, dense=maybe(any_floats), sparse=maybe(any_floats),
        vector=maybe(st.lists(scores, max_size=3)), matched=st.lists(st.text(max_size=3), max_size=2).map(tuple))
 def test_a_fused_hit_is_the_search_hit_its_init_builds(score, dense, sparse, vector, matched):
@@ -55,6 +56,7 @@ def test_a_fused_hit_is_the_search_hit_its_init_builds(score, dense, sparse, vec
         fast.score = 1.0  # type: ignore[misc]
 
 
+@settings(deadline=None)
 @given(channel=st.sampled_from(["identity", "important", "recent", "similar"]), score=maybe(scores), reason=st.text(max_size=5))
 def test_a_chosen_is_the_one_its_init_builds(channel, score, reason):
     fast, plain = injection._chosen(MEMORY, channel, score, reason), Chosen(MEMORY, channel, score, reason)
@@ -94,7 +96,7 @@ hits = st.lists(st.builds(lambda i, s, v: Hit(StoredPoint(i, {}, [1.0] if v else
                 max_size=12)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dense=hits, sparse=hits, weight=st.floats(0, 1), boosted=st.sets(ids), max_boost=st.floats(0, 20))
 def test_weighted_fusion_gives_the_plain_sum_bit_for_bit(dense, sparse, weight, boosted, max_boost):
     def boost(hit: Hit) -> float:
@@ -111,6 +113,7 @@ def test_weighted_fusion_gives_the_plain_sum_bit_for_bit(dense, sparse, weight, 
     assert [(f.hit, _bits(f.score)) for f in ones] == [(f.hit, _bits(f.score)) for f in none]
 
 
+@settings(deadline=None)
 @given(vitality=st.one_of(st.none(), any_floats, st.integers(-3, 3)), importance=st.one_of(st.none(), any_floats, st.integers(-3, 3)))
 def test_the_ranking_prior_is_its_formula(vitality, importance):
     if vitality is None or not importance:
@@ -142,13 +145,13 @@ texts = st.one_of(
 NOW = datetime(2024, 5, 17, 12, 30, tzinfo=timezone.utc)
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_time_windows_tries_only_patterns_that_can_match_and_finds_the_same(text):
     assert _fusion.time_windows(text, now=NOW) == ([] if _fusion._names_no_time(text) else _fusion._scan(text, NOW, None))
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.one_of(texts, st.lists(st.from_regex(r"[a-z]{1,5}", fullmatch=True), min_size=18, max_size=26,
                                       unique=True).map(" ".join)))
 def test_the_query_term_set_is_the_set_of_the_query_terms(text):
@@ -161,7 +164,7 @@ subjects = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(payloads=st.dictionaries(ids, subjects, max_size=6), terms=st.sets(st.sampled_from(["ann", "lyon", "kim"])))
 def test_tagged_ids_reads_subjects_as_the_engine_s_keyword_match(payloads, terms):
     points = {i: StoredPoint(i, {} if s is None else {"subjects": s}) for i, s in payloads.items()}
@@ -176,6 +179,7 @@ def _plain_above_floor(config, dense, sparse, matched) -> bool:
     return bool(dense_ok or bm25_ok or matched)
 
 
+@settings(deadline=None)
 @given(dense=maybe(any_floats), sparse=maybe(any_floats), matched=st.booleans(),
        floors=st.tuples(st.floats(-1, 1), maybe(st.floats(0, 5)), st.floats(-1, 1)))
 def test_the_floor_built_once_a_turn_is_the_config_s_floor(dense, sparse, matched, floors):
@@ -183,6 +187,7 @@ def test_the_floor_built_once_a_turn_is_the_config_s_floor(dense, sparse, matche
     assert bool(injection._above_floor(config)(dense, sparse, matched)) == _plain_above_floor(config, dense, sparse, matched)
 
 
+@settings(deadline=None)
 @given(score=scores, dense=maybe(scores), sparse=maybe(scores))
 def test_a_similar_reason_says_each_score_it_has(score, dense, sparse):
     parts = [f"score {score:.2f}"] + ([f"cosine {dense:.2f}"] if dense is not None else []) + (
@@ -193,6 +198,7 @@ def test_a_similar_reason_says_each_score_it_has(score, dense, sparse):
 WHERE = Where(namespace="n")
 
 
+@settings(deadline=None)
 @given(limit=st.integers(0, 40), payload=st.one_of(st.booleans(), st.just(("subjects",))))
 def test_queries_built_with_their_slack_are_what_ranked_would_ask(limit, payload):
     dense, sparse = DenseQuery([0.5], WHERE, limit, payload=payload), SparseQuery([1], [0.5], WHERE, limit, payload=payload)
@@ -207,6 +213,7 @@ def _asked(query):
 answers = st.lists(st.tuples(ids, st.sampled_from([0.1, 0.5, 0.5, 0.9])), max_size=30)
 
 
+@settings(deadline=None)
 @given(first=answers, second=answers, limit=st.integers(1, 6), exact=st.booleans())
 def test_ranked_settles_a_prebuilt_query_as_a_plain_one(first, second, limit, exact):
     """The same answers (ties at the cut, a deeper second round) give the same rounds and hits."""
@@ -227,7 +234,7 @@ def test_ranked_settles_a_prebuilt_query_as_a_plain_one(first, second, limit, ex
         assert drive(built) == drive(plain)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=st.integers(1, 40), spare=st.integers(0, 9), seed=st.integers(0, 2**32 - 1))
 def test_dot_is_the_product_the_dedup_compared_with(rows, spare, seed):
     """``VectorRows.too_close`` reads its cosines with ``.dot``: the same BLAS call, so the
