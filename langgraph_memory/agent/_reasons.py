@@ -16,6 +16,8 @@ def similar_reason(hit: SearchHit) -> str:
         mine = hit.via.source_id == hit.memory.id
         said = f"this {hit.via.relation} {parent}" if mine else f"{parent} {hit.via.relation} this"
         return f"linked ({said}, score {hit.score:.2f})"
+    if hit.dense_score is not None and hit.sparse_score is not None:  # most hits: both signals
+        return f"similar (score {hit.score:.2f}, cosine {hit.dense_score:.2f}, bm25 {hit.sparse_score:.2f})"
     parts = [f"score {hit.score:.2f}"]
     if hit.dense_score is not None:
         parts.append(f"cosine {hit.dense_score:.2f}")

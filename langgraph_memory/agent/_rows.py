@@ -38,7 +38,9 @@ class VectorRows:
         """Whether ``vector`` is within ``threshold`` (cosine) of one of these rows."""
         if not self.owners:
             return False
-        sims = (self._matrix[: len(self.owners)] @ vector).tolist()  # type: ignore[index]
+        # ``.dot`` is the BLAS call ``@`` makes here (the same floats: a contiguous float32
+        # matrix and vector), without the ufunc's ~0.5 µs around it.
+        sims = self._matrix[: len(self.owners)].dot(vector).tolist()  # type: ignore[union-attr]
         if max(sims) < threshold:
             return False  # most candidates: nothing near, no row to look at
         for sim, owner, other_day in zip(sims, self.owners, self.days):

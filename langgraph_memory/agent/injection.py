@@ -13,7 +13,7 @@ from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from typing_extensions import NotRequired, TypedDict
 
@@ -23,7 +23,7 @@ from langgraph_memory.agent._rows import VectorCache, VectorRows
 from langgraph_memory.agent._plans import turn_filters
 from langgraph_memory.store.records import Memory, Namespace, namespace_key, utcnow
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
-from langgraph_memory.store._search import search_plan
+from langgraph_memory.store._search import SearchHit, search_plan
 
 __all__ = [
     "Channel",
@@ -174,6 +174,19 @@ class Chosen:
         )
 
 
+def _chosen(memory: Memory, channel: Channel, score: float | None, reason: str) -> Chosen:
+    """``Chosen(memory, channel, score, reason)``, its fields set without the frozen
+    ``__init__`` (~0.3 µs against ~0.7; ``Chosen`` has no ``__post_init__`` nor slots:
+    ``tests/test_turn_speed.py`` holds this to the plain construction)."""
+    chosen = _new(Chosen)
+    fields = chosen.__dict__
+    fields["memory"], fields["channel"], fields["score"], fields["reason"] = memory, channel, score, reason
+    return chosen
+
+
+_new = object.__new__
+
+
 DROP_REASONS = {
     "in_window": "already in the model's view (injected within the last reinject_after_turns turns)",
     "similar": "too close in meaning to a memory already chosen or in view",
@@ -205,18 +218,24 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
-def _above_floor(config: InjectionConfig, dense: float | None, sparse: float | None, matched: bool) -> bool:
-    """Whether a similar-channel hit is relevant enough to inject."""
-    dense_ok = dense is not None and dense >= config.similar_min_cosine
-    bm25_ok = (
-        config.similar_min_bm25 is not None
-        and sparse is not None
-        and sparse >= config.similar_min_bm25
-        and (dense or 0.0) >= config.similar_bm25_min_cosine
-    )
-    # A memory matching a subject or time the message names is relevant by that alone:
-    # a nonsense message names neither.
-    return dense_ok or bm25_ok or matched
+def _above_floor(config: InjectionConfig) -> Callable[[float | None, float | None, bool], bool]:
+    """Whether a similar-channel hit (its dense and BM25 scores, whether it matched a
+    subject or time the message names) is relevant enough to inject, under ``config``:
+    built once a turn, asked for each of the turn's hits."""
+    min_cosine, min_bm25, bm25_min_cosine = (
+        config.similar_min_cosine, config.similar_min_bm25, config.similar_bm25_min_cosine)
+
+    def above(dense: float | None, sparse: float | None, matched: bool) -> bool:
+        # A memory matching a subject or time the message names is relevant by that alone:
+        # a nonsense message names neither.
+        return (
+            (dense is not None and dense >= min_cosine)
+            or (min_bm25 is not None and sparse is not None and sparse >= min_bm25
+                and (dense or 0.0) >= bm25_min_cosine)
+            or matched
+        )
+
+    return above
 
 
 def _gather(
@@ -227,8 +246,11 @@ def _gather(
     dropped: Counter[str],
     cache: VectorCache,
     pending: Future[QueryVectors] | None = None,
-) -> list[tuple[Memory, Channel, float | None, str]]:
+) -> list[tuple[Memory, Channel, float | None, str | SearchHit]]:
+    """The candidates of every channel, in channel order: the memory, its channel, score and
+    reason (a similar hit's reason is its hit, put in words only for the chosen)."""
     filters, now = turn_filters(namespace, config), utcnow()  # one time for all of the turn's filters
+    above = _above_floor(config)
     plans: dict[Channel, Any] = filters.metadata_plans(now)
     answers: dict[Channel, Any] = {}
     if pending is not None:
@@ -247,12 +269,11 @@ def _gather(
             # payloads (sparing it a retrieve round): those of winners above the floor
             # that the cache lacks. A winner below the floor is never compared.
             config.similar_mode,
-            lambda f, matched: (
-                f.hit.point.id not in cache and _above_floor(config, f.dense_score, f.sparse_score, matched)),
+            lambda f, matched: f.hit.point.id not in cache and above(f.dense_score, f.sparse_score, matched),
             config.similar_links,
         )
     answers.update(zip(plans, store._read(*plans.values(), cached=True)))
-    found: list[tuple[Memory, Channel, float | None, str]] = []
+    found: list[tuple[Memory, Channel, float | None, str | SearchHit]] = []
     for channel in (c for c in config.channels if c in answers):
         answer = answers[channel]
         if channel == "identity":
@@ -265,14 +286,17 @@ def _gather(
             for m in answer:
                 found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
+            below = 0
             for h in answer:
                 if h.vector is not None:
                     cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
                 # A linked memory passed through the hit it came from (which passed its floor).
-                if h.via is None and not _above_floor(config, h.dense_score, h.sparse_score, bool(h.matched)):
-                    dropped["floor"] += 1
+                if h.via is None and not above(h.dense_score, h.sparse_score, bool(h.matched)):
+                    below += 1
                     continue
-                found.append((h.memory, "similar", h.score, similar_reason(h)))
+                found.append((h.memory, "similar", h.score, h))  # its reason, if it is chosen
+            if below:
+                dropped["floor"] += below
     if config.kinds is not None:
         found = [f for f in found if f[0].kind in config.kinds]
     return found
@@ -326,31 +350,35 @@ def select_memories(
     buffer = VectorRows([(v, b, cache.day(b)) for b in buffer_ids if (v := cache.get(b)) is not None])
     chosen_rows = VectorRows([])
     chosen_ids: set[str] = set()
+    chosen, dropped, tokens = injection.chosen, injection.dropped, 0
     threshold, same_day_only = config.semantic_threshold, config.semantic_same_day_only
+    window, most, most_tokens = config.reinject_after_turns, config.max_injection_count, config.max_tokens
     for memory, channel, score, reason in candidates:
-        if memory.id in chosen_ids:
+        memory_id = memory.id
+        if memory_id in chosen_ids:
             continue  # found by two channels: the first (higher priority) one explains it
-        last = injected.get(memory.id)
-        if last is not None and turn - last < config.reinject_after_turns:
-            injection.dropped["in_window"] += 1
+        last = injected.get(memory_id)
+        if last is not None and turn - last < window:
+            dropped["in_window"] += 1
             continue
-        vector = cache.get(memory.id)
+        vector = cache.get(memory_id)
         day = memory.created_at.toordinal()
         if vector is not None and (
-            chosen_rows.too_close(vector, memory.id, day, threshold, same_day_only)
-            or buffer.too_close(vector, memory.id, day, threshold, same_day_only)
+            chosen_rows.too_close(vector, memory_id, day, threshold, same_day_only)
+            or (buffer.owners and buffer.too_close(vector, memory_id, day, threshold, same_day_only))
         ):
-            injection.dropped["similar"] += 1
+            dropped["similar"] += 1
             continue
         cost = estimate_tokens(memory.content) + 12  # the id and date around it
-        if len(injection.chosen) >= config.max_injection_count or injection.tokens + cost > config.max_tokens:
-            injection.dropped["budget"] += 1
+        if len(chosen) >= most or tokens + cost > most_tokens:
+            dropped["budget"] += 1
             continue
-        injection.chosen.append(Chosen(memory, channel, score, reason))
-        injection.tokens += cost
-        chosen_ids.add(memory.id)
+        chosen.append(_chosen(memory, channel, score, reason if type(reason) is str else similar_reason(reason)))
+        tokens += cost
+        chosen_ids.add(memory_id)
         if vector is not None:
-            chosen_rows.add(vector, memory.id, day)
+            chosen_rows.add(vector, memory_id, day)
+    injection.tokens = tokens
     return injection
 
 

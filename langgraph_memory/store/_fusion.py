@@ -70,35 +70,42 @@ def weighted_fusion(
     dense_weight = DENSE_WEIGHT if dense_weight is None else dense_weight
     sparse_weight = SPARSE_WEIGHT if sparse_weight is None else sparse_weight
     fused: dict[str, Fused] = {}
-    top_dense = max((h.score for h in dense), default=0.0)
-    top_sparse = max((h.score for h in sparse), default=0.0)
+    top_dense = max([h.score for h in dense], default=0.0)
+    top_sparse = max([h.score for h in sparse], default=0.0)
     known = fused.get
     for hit in dense:
-        entry = known(hit.point.id)
+        i = hit.point.id
+        entry = known(i)
         if entry is None:
-            fused[hit.point.id] = Fused(hit, 0.0, hit.score)
+            fused[i] = Fused(hit, 0.0, hit.score)
         else:
             entry.dense_score = hit.score
             if entry.hit.point.dense is None:
                 entry.hit = hit
     for hit in sparse:
-        entry = known(hit.point.id)
+        i = hit.point.id
+        entry = known(i)
         if entry is None:
-            fused[hit.point.id] = Fused(hit, 0.0, None, hit.score)
+            fused[i] = Fused(hit, 0.0, None, hit.score)
         else:
             entry.sparse_score = hit.score
     total = (dense_weight + sparse_weight) * max(max_boost, 1.0) or 1.0
     by_dense, by_sparse = top_dense > 0, top_sparse > 0
-    for entry in fused.values():
+    entries = list(fused.values())
+    # A search fuses a few dozen candidates a turn: the sum below is the docstring's, term
+    # for term and in the same order (the same floats), without a call per term.
+    for entry in entries:
         score = 0.0
-        if by_dense and entry.dense_score is not None:
-            score += dense_weight * max(entry.dense_score, 0.0) / top_dense
-        if by_sparse and entry.sparse_score is not None:
-            score += sparse_weight * entry.sparse_score / top_sparse
+        d, s = entry.dense_score, entry.sparse_score
+        if by_dense and d is not None:
+            score += dense_weight * (0.0 if d < 0.0 else d) / top_dense  # max(d, 0.0)
+        if by_sparse and s is not None:
+            score += sparse_weight * s / top_sparse
         if boost is not None:
             score *= boost(entry.hit)
         entry.score = score / total
-    return sorted(fused.values(), key=_SCORE, reverse=True)
+    entries.sort(key=_SCORE, reverse=True)
+    return entries
 
 
 _SCORE = attrgetter("score")
@@ -107,11 +114,23 @@ _SCORE = attrgetter("score")
 def query_terms(text: str, *, max_terms: int = MAX_QUERY_TERMS) -> tuple[str, ...]:
     """The words and two- and three-word phrases of ``text``, lowercased, in the form
     subjects are stored in; a query names a subject when one of these equals it."""
+    # Words first, then pairs, then triples, each in order, each once.
+    return tuple(dict.fromkeys(_grams(_WORD.findall(text.lower()))))[:max_terms]
+
+
+def query_term_set(text: str) -> set[str]:
+    """``set(query_terms(text))``: without putting the terms in order when all of them fit
+    (a search wants them as a set, once a turn)."""
     words = _WORD.findall(text.lower())
+    if 3 * len(words) - 3 <= MAX_QUERY_TERMS:  # words, pairs and triples: none cut
+        return set(_grams(words))
+    return set(query_terms(text))
+
+
+def _grams(words: list[str]) -> list[str]:
     pairs = [f"{a} {b}" for a, b in zip(words, words[1:])]
     triples = [f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:])]
-    # Words first, then pairs, then triples, each in order, each once.
-    return tuple(dict.fromkeys([*words, *pairs, *triples]))[:max_terms]
+    return [*words, *pairs, *triples]
 
 
 def index_text(content: str, *, subjects: Iterable[str] = (), context: str | None = None) -> str:
@@ -147,24 +166,28 @@ _UNITS = {"day": 1, "days": 1, "jour": 1, "jours": 1, "week": 7, "weeks": 7, "se
           "an": 365, "ans": 365, "année": 365, "années": 365}
 _AGO = re.compile(r"\b(?P<n>\d+|a|an|one|un|une)\s+(?P<u>days?|weeks?|months?|years?)\s+ago\b"
                   r"|\bil y a\s+(?P<n2>\d+|un|une)\s+(?P<u2>jours?|semaines?|mois|ans?|années?)\b", re.I)
-# Relative times, looked back from now: (pattern, days back the window starts, days back it ends).
+# Relative times, looked back from now: (pattern, days back the window starts, days back it
+# ends, the words of an ASCII text it can start from).
 _RELATIVE = [
-    (re.compile(r"\b(today|tonight|this morning|aujourd'?hui|ce matin|ce soir)\b", re.I), 1, 0),
-    (re.compile(r"\b(yesterday|hier)\b", re.I), 2, 0),
-    (re.compile(r"\b(this week|cette semaine)\b", re.I), 7, 0),
-    (re.compile(r"\b(last week|past week|la semaine derni[eè]re)\b", re.I), 14, 0),
-    (re.compile(r"\b(recently|lately|récemment|recemment|dernièrement|dernierement)\b", re.I), 14, 0),
-    (re.compile(r"\b(this month|ce mois)\b", re.I), 31, 0),
-    (re.compile(r"\b(last month|past month|le mois dernier)\b", re.I), 62, 0),
-    (re.compile(r"\b(this year|cette année)\b", re.I), 366, 0),
-    (re.compile(r"\b(last year|past year|l'an dernier|l'année dernière)\b", re.I), 2 * 366, 0),
+    (re.compile(r"\b(today|tonight|this morning|aujourd'?hui|ce matin|ce soir)\b", re.I), 1, 0,
+     {"today", "tonight", "this", "aujourd", "aujourdhui", "ce"}),
+    (re.compile(r"\b(yesterday|hier)\b", re.I), 2, 0, {"yesterday", "hier"}),
+    (re.compile(r"\b(this week|cette semaine)\b", re.I), 7, 0, {"this", "cette"}),
+    (re.compile(r"\b(last week|past week|la semaine derni[eè]re)\b", re.I), 14, 0, {"last", "past", "la"}),
+    (re.compile(r"\b(recently|lately|récemment|recemment|dernièrement|dernierement)\b", re.I), 14, 0,
+     {"recently", "lately", "recemment", "dernierement"}),
+    (re.compile(r"\b(this month|ce mois)\b", re.I), 31, 0, {"this", "ce"}),
+    (re.compile(r"\b(last month|past month|le mois dernier)\b", re.I), 62, 0, {"last", "past", "le"}),
+    (re.compile(r"\b(this year|cette année)\b", re.I), 366, 0, {"this", "cette"}),
+    (re.compile(r"\b(last year|past year|l'an dernier|l'année dernière)\b", re.I), 2 * 366, 0, {"last", "past", "l"}),
 ]
+_MONTH_WORDS = frozenset(m for m in _MONTHS if m.isascii())
+"""In an ASCII text, the :data:`_ABSOLUTE` patterns but the last match a month name that is a
+whole word of it (each has a boundary, a space or a dot on both sides): none, none of them."""
+_AGO_WORDS = {"ago", "il"}
 
 
-_TIME_WORDS = frozenset(m for m in _MONTHS if m.isascii()) | {
-    "ago", "il", "today", "tonight", "this", "aujourd", "aujourdhui", "ce", "yesterday", "hier", "cette",
-    "last", "past", "la", "le", "l", "recently", "lately", "recemment", "dernierement",
-}
+_TIME_WORDS = _MONTH_WORDS | _AGO_WORDS | frozenset().union(*(words for *_, words in _RELATIVE))
 """The words one of the patterns above starts from in an ASCII text (a month, "ago",
 "il y a", the first word of a relative time); the others need a digit."""
 _DIGIT = re.compile(r"\d")
@@ -197,8 +220,17 @@ def time_windows(text: str, *, now: datetime) -> list[tuple[datetime, datetime]]
     "recently", "3 weeks ago"). Empty when it names none. No LLM: a few patterns."""
     if _names_no_time(text):
         return []
+    # In an ASCII text, a pattern none of whose first words is a word of the text cannot
+    # match: it is not tried (each costs 1-8 µs on a question).
+    return _scan(text, now, set(_WORD.findall(text.lower())) if text.isascii() else None)
+
+
+def _scan(text: str, now: datetime, words: set[str] | None) -> list[tuple[datetime, datetime]]:
+    """:func:`time_windows` by its patterns; with ``words`` (the lowercased words of an ASCII
+    ``text``), only the patterns that can start from one of them."""
     windows: list[tuple[datetime, datetime]] = []
-    for pattern in _ABSOLUTE:
+    months = words is None or not _MONTH_WORDS.isdisjoint(words)
+    for pattern in _ABSOLUTE if months else _ABSOLUTE[-1:]:  # else the year pattern alone can match
         for m in pattern.finditer(text):
             g = m.groupdict()
             month = _MONTHS.get((g.get("m") or "").lower())
@@ -214,14 +246,14 @@ def time_windows(text: str, *, now: datetime) -> list[tuple[datetime, datetime]]
                     windows.append(window)
         if windows:
             break
-    for m in _AGO.finditer(text):
+    for m in _AGO.finditer(text) if words is None or not _AGO_WORDS.isdisjoint(words) else ():
         raw = (m.group("n") or m.group("n2") or "1").lower()
         n = int(raw) if raw.isdigit() else 1
         unit = _UNITS[(m.group("u") or m.group("u2")).lower()]
         centre = now - timedelta(days=n * unit)
         slack = timedelta(days=max(1, unit // 2) if unit > 1 else 1)
         windows.append((centre - slack, centre + slack))
-    for pattern, start, end in _RELATIVE:
-        if pattern.search(text):
+    for pattern, start, end, starts in _RELATIVE:
+        if (words is None or not starts.isdisjoint(words)) and pattern.search(text):
             windows.append((now - timedelta(days=start), now - timedelta(days=end) + timedelta(minutes=1)))
     return windows

@@ -6,18 +6,19 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Union
+from operator import attrgetter
+from typing import TYPE_CHECKING, Callable, TypeVar, Union
 
-from langgraph_memory.store.backends import DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where
+from langgraph_memory.store.backends import FetchQuery, Hit, Query, StoredPoint, Where
 from langgraph_memory.store._fusion import (
     SUBJECT_BOOST,
     TIME_BOOST,
     Fused,
-    query_terms,
+    query_term_set,
     time_windows,
     weighted_fusion,
 )
-from langgraph_memory.store._reads import Plan, QueryVectors, evolve, ranked
+from langgraph_memory.store._reads import Plan, QueryVectors, dense_query, evolve, ranked, sparse_query
 from langgraph_memory.store.records import utcnow
 from langgraph_memory.store.vitality import ranking_prior
 
@@ -35,6 +36,8 @@ ALIAS_SOURCES = 10
 READ_AHEAD = 10
 
 
+T = TypeVar("T")
+
 VectorsWanted = Union[bool, Callable[[Fused, bool], bool]]
 """Which winners come with their dense vector: all, none, or those a predicate accepts,
 given the winner (its scores) and whether it matched a named subject or time."""
@@ -42,8 +45,8 @@ given the winner (its scores) and whether it matched a named subject or time."""
 
 def hybrid_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
-    with_vectors: VectorsWanted,
-) -> Plan[list[tuple[Fused, tuple[str, ...]]]]:
+    with_vectors: VectorsWanted, make: Callable[[StoredPoint, Fused, tuple[str, ...]], T],
+) -> Plan[list[T]]:
     """Dense and BM25 fused by weight, favouring memories tagged with a subject the
     query names (or an alias of one) and memories from a time it names.
 
@@ -58,39 +61,42 @@ def hybrid_plan(
     rounds without aliases, three with, one more when winners the caller wants vectors
     for lack them (and rarely one more, to settle a BM25 tie at a cut:
     :func:`~langgraph_memory.store._reads.ranked`).
+
+    The winners come best first, each as ``make(point, fused, matched)`` (its point read
+    whole, its fusion with the vitality prior applied to its score, and what the query
+    named that it matches: ``subject:<tag>``, ``time``); what ``make`` builds has that
+    ``score``.
     """
     pool = max(limit, HYBRID_MIN_POOL)
     # The filtered lists only add what the plain ones missed: a shallower pool does.
     extra = max(limit, HYBRID_MIN_POOL // 2)
     queries: list[Query] = [
-        DenseQuery(vectors.dense, where, pool, payload=False),
-        SparseQuery(*vectors.sparse, where, pool, payload=False),
+        dense_query(vectors.dense, where, pool, payload=False),
+        sparse_query(*vectors.sparse, where, pool, payload=False),
     ]
     # A subjects filter from the caller already restricts the candidates.
-    terms = set(query_terms(vectors.text)) if where.subjects is None else set()
+    terms = query_term_set(vectors.text) if where.subjects is None else set()
     windows = time_windows(vectors.text, now=utcnow()) if not where.any_of else []
     if terms:
-        tagged = evolve(where, subjects=tuple(terms))
+        term_list = tuple(terms)
+        tagged = evolve(where, subjects=term_list)
         # Aliases hold whatever else the search filters on (kind, time, importance).
-        identities = Where(
-            namespace=where.namespace, alive_at=where.alive_at, memory_types=("identity",),
-            subjects=tuple(terms),
-        )
+        identities = evolve(_IDENTITIES, namespace=where.namespace, alive_at=where.alive_at, subjects=term_list)
         queries += [
-            DenseQuery(vectors.dense, tagged, extra, payload=False),
-            SparseQuery(*vectors.sparse, tagged, extra, payload=False),
-            DenseQuery(vectors.dense, identities, ALIAS_SOURCES, payload=("subjects",)),
+            dense_query(vectors.dense, tagged, extra, payload=False),
+            sparse_query(*vectors.sparse, tagged, extra, payload=False),
+            dense_query(vectors.dense, identities, ALIAS_SOURCES, payload=("subjects",)),
         ]
     spans = [(a.timestamp(), b.timestamp()) for a, b in windows]
     if spans:
         timed = evolve(where, any_of=_timed(spans))
         queries += [
-            DenseQuery(vectors.dense, timed, extra, payload=False),
-            SparseQuery(*vectors.sparse, timed, extra, payload=False),
+            dense_query(vectors.dense, timed, extra, payload=False),
+            sparse_query(*vectors.sparse, timed, extra, payload=False),
         ]
     results = yield from ranked(queries)
     dense, sparse = list(results[0]), list(results[1])
-    sparse_query = vectors.sparse
+    bm25_query = vectors.sparse
     if spans:
         dense += results[-2]
         sparse += results[-1]
@@ -105,26 +111,28 @@ def hybrid_plan(
             names = " ".join(sorted(aliases))
             expanded = sparse_embeddings.embed_query(f"{vectors.text} {names}")
             indices, values = list(expanded.indices), list(expanded.values)
-            sparse_query = (indices, values)
+            bm25_query = (indices, values)
             alias_where = evolve(where, subjects=tuple(sorted(terms)))
             more = yield from ranked([
-                SparseQuery(indices, values, where, pool, payload=False),
-                DenseQuery(vectors.dense, alias_where, extra, payload=False),
-                SparseQuery(indices, values, alias_where, extra, payload=False),
+                sparse_query(indices, values, where, pool, payload=False),
+                dense_query(vectors.dense, alias_where, extra, payload=False),
+                sparse_query(indices, values, alias_where, extra, payload=False),
             ])
             # The expanded BM25 lists replace the plain ones: their scores include the names.
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
 
     dense, sparse, points, tagged_ids, timely_ids = yield from _complete(
-        vectors.dense, sparse_query, where, dense, sparse, terms, spans, limit + READ_AHEAD, with_vectors is True)
+        vectors.dense, bm25_query, where, dense, sparse, terms, spans, limit + READ_AHEAD, with_vectors is True)
 
     def boost(hit: Hit) -> float:
         factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
         return factor * (1.0 + TIME_BOOST) if hit.point.id in timely_ids else factor
 
     most = (1.0 + SUBJECT_BOOST if terms else 1.0) * (1.0 + TIME_BOOST if spans else 1.0)
-    fused = weighted_fusion(dense, sparse, boost=boost, max_boost=most)[:limit]
+    # Nothing tagged or dated: every factor would be 1.0, and x * 1.0 is x.
+    fused = weighted_fusion(
+        dense, sparse, boost=boost if tagged_ids or timely_ids else None, max_boost=most)[:limit]
     if not fused:
         return []
     # Reading and converting vectors costs more than the rest of a winner's fetch: only the
@@ -133,12 +141,12 @@ def hybrid_plan(
     wants = with_vectors if callable(with_vectors) else lambda f, matched: with_vectors
     need: list[str] = []
     rest: list[str] = []
-    for f in fused:
-        i = f.hit.point.id
-        if points is None:
+    if points is None:
+        for f in fused:
+            i = f.hit.point.id
             (need if wants(f, i in tagged_ids or i in timely_ids) else rest).append(i)
-        elif i in points and with_vectors is not True and wants(f, i in tagged_ids or i in timely_ids):
-            need.append(i)
+    elif with_vectors is not True:
+        need = [i for f in fused if (i := f.hit.point.id) in points and wants(f, i in tagged_ids or i in timely_ids)]
     if need or rest:
         # The caller's filter again: a memory superseded or expired since the first round stays out.
         fetched = yield [FetchQuery(evolve(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
@@ -149,22 +157,26 @@ def hybrid_plan(
         else:
             for i in need:
                 points[i] = again.get(i)  # type: ignore[assignment]  # gone since: dropped below
-    out: list[tuple[Fused, tuple[str, ...]]] = []
+    out: list[T] = []
     for f in fused:
         point = points.get(f.hit.point.id)
         if point is None:
             continue  # deleted, superseded or expired since the first round
-        f.hit = Hit(point, f.hit.score)
         payload = point.payload
         if point.id in tagged_ids:
-            named = sorted(terms.intersection(payload.get("subjects") or ()))
-            out.append((f, (*(f"subject:{n}" for n in named), *(("time",) if point.id in timely_ids else ()))))
+            why = tuple([f"subject:{n}" for n in sorted(terms.intersection(payload.get("subjects") or ()))])
+            if point.id in timely_ids:
+                why += ("time",)
         else:
-            out.append((f, ("time",) if point.id in timely_ids else ()))
+            why = ("time",) if point.id in timely_ids else ()
         # Vitality, a mild prior among the winners: the one place ranking reads it.
         f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
-    out.sort(key=lambda pair: pair[0].score, reverse=True)
+        out.append(make(point, f, why))
+    out.sort(key=_SCORE, reverse=True)  # stable: equal scores keep the fusion's order
     return out
+
+
+_SCORE = attrgetter("score")
 
 
 def _tagged(subjects: object, terms: set[str]) -> bool:
@@ -180,6 +192,25 @@ def _tagged(subjects: object, terms: set[str]) -> bool:
         return any(isinstance(s, str) and s in terms for s in subjects)
 
 
+def _tagged_ids(points: dict[str, StoredPoint], terms: set[str]) -> set[str]:
+    """The ids of ``points`` whose payload is :func:`_tagged` with one of ``terms``: a list
+    of strings (what a payload holds) answered here, anything else by :func:`_tagged`."""
+    out = set()
+    disjoint = terms.isdisjoint
+    for i, p in points.items():
+        subjects = p.payload.get("subjects")
+        if type(subjects) is list:
+            try:
+                if not disjoint(subjects):
+                    out.add(i)
+                continue
+            except TypeError:
+                pass
+        if _tagged(subjects, terms):
+            out.add(i)
+    return out
+
+
 def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:
     """Whether a payload's ``created_at`` (epoch seconds) is within one of ``spans``,
     bounds included (the engine's range)."""
@@ -189,7 +220,7 @@ def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:
 
 
 def _complete(
-    dense_vector: list[float], sparse_query: tuple[list[int], list[float]], where: Where,
+    dense_vector: list[float], bm25_query: tuple[list[int], list[float]], where: Where,
     dense: list[Hit], sparse: list[Hit], terms: set[str], spans: list[tuple[float, float]], whole_up_to: int,
     with_vectors: bool,
 ) -> Plan[tuple[list[Hit], list[Hit], dict[str, StoredPoint] | None, set[str], set[str]]]:
@@ -218,9 +249,9 @@ def _complete(
     if whole:
         queries.append(FetchQuery(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
     if need_dense:
-        queries.append(DenseQuery(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
+        queries.append(dense_query(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
     if need_sparse:
-        queries.append(SparseQuery(*sparse_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
+        queries.append(sparse_query(*bm25_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
     if not whole and terms:
         queries.append(FetchQuery(evolve(
             _NO_STATUS, namespace=where.namespace, ids=everyone, subjects=tuple(sorted(terms))), len(everyone), payload=False))
@@ -235,7 +266,7 @@ def _complete(
         sparse = sparse + found.pop(0)
     if points is not None:
         # Read in the payloads as the engine's filter reads them.
-        tagged = {i for i, p in points.items() if _tagged(p.payload.get("subjects"), terms)} if terms else set()
+        tagged = _tagged_ids(points, terms) if terms else set()
         timely = {i for i, p in points.items() if _dated(p.payload.get("created_at"), spans)} if spans else set()
     else:
         tagged = {h.point.id for h in found.pop(0)} if terms else set()
@@ -243,6 +274,8 @@ def _complete(
     return dense, sparse, points, tagged, timely
 
 
+_IDENTITIES = Where(memory_types=("identity",))
+"""The filter the aliases' sources start from (live identity memories)."""
 _NO_STATUS = Where(status=None)
 """The filter the boosts' fetches start from: whether a candidate is tagged or dated,
 whatever its status."""

@@ -22,7 +22,7 @@ from langgraph_memory.store._reads import Plan
 from langgraph_memory.store.backends import FetchQuery, Where
 from langgraph_memory.store.records import Memory
 
-__all__ = ["LINK_FANOUT", "LINK_SOURCES", "LINK_WEIGHT", "follow_links"]
+__all__ = ["LINK_FANOUT", "LINK_SOURCES", "LINK_WEIGHT", "follow_links", "has_links"]
 
 LINK_SOURCES = 3
 """How many of a search's best hits have their links followed."""
@@ -35,10 +35,16 @@ RELATION_ORDER = ("updates", "contradicts", "caused_by", "result_of", "part_of",
 """Which links a hit's fan-out follows first: the ones that change what a fact means."""
 
 
+def has_links(hits: list) -> bool:
+    """Whether one of the best ``hits`` has links to follow (most searches: none, and then
+    :func:`follow_links` returns ``hits`` as they are)."""
+    return any(parent.memory.links for parent in hits[:LINK_SOURCES])
+
+
 def follow_links(hits: list, where: Where, limit: int, with_vectors: bool) -> Plan[list]:
     """``hits`` (``SearchHit``, best first) with the memories linked to the best of them,
     re-ranked and cut at ``limit``; no engine round when those have no links."""
-    if not any(parent.memory.links for parent in hits[:LINK_SOURCES]):
+    if not has_links(hits):
         return hits  # nothing to follow: as ranked, best first (most searches)
     found = {h.memory.id: i for i, h in enumerate(hits)}
     hits = list(hits)

@@ -180,7 +180,10 @@ def ranking_prior(vitality: float | None, importance: float | None) -> float:
     own pre-hook channel) is not counted twice, and scores stay within [0, 1]."""
     if vitality is None or not importance:
         return 1.0
-    alive = min(1.0, max(0.0, vitality / importance))
+    alive = vitality / importance
+    # min(1.0, max(0.0, alive)) without the two calls (a search asks this for each winner)
+    alive = alive if alive > 0.0 else 0.0
+    alive = alive if alive < 1.0 else 1.0
     return 1.0 - VITALITY_PRIOR_WEIGHT + VITALITY_PRIOR_WEIGHT * alive
 
 
