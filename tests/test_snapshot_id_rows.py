@@ -1,5 +1,5 @@
 """Lists restricted to given ids (a search's completing round: the candidates' missing
-scores, their payloads) answered by row (``Masks.id_rows``, ``_snapshot_batch._of_ids``):
+scores, their payloads) answered by a snapshot (``_snapshot_batch``, ``Snapshot.answer``):
 each must be what the plain construction gives (the filter's mask over the namespace,
 the rows cut from it) and what the engine gives, whatever was written between, for ids
 unknown, repeated, deleted or of another namespace."""

@@ -203,10 +203,6 @@ class Snapshot(Masks):
     def answer(self, query: DenseQuery | SparseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit] | None:
         """``query``'s hits; a sparse query once :meth:`learn_bm25` has its scores, and
         ``None`` when they do not settle it (fewer than its limit score above the cut)."""
-        if isinstance(query, FetchQuery) and query.order_by is None and query.where.ids is not None:
-            # Given ids (a search's candidates): read at their rows (:meth:`id_rows`), in id order.
-            rows = self.id_rows(query.where, masks)
-            return fetched_hits(self, query.payload, query.with_vectors, rows[: query.limit].tolist())
         keep = self.kept(query.where, masks)
         if isinstance(query, SparseQuery):
             known = self._bm25.get(bm25_key(query))

@@ -132,9 +132,6 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
     out: dict[int, list[Hit] | None] = {}
     for i, q in members:
         limit = settled_limit(q)
-        if q.where.ids is not None:  # a few given ids: read at their rows, not cut from the order
-            out[i] = _of_ids(snapshot, key[0] == "bm25", order, q, limit, masks)
-            continue
         rows, ordered = order.rows, order.ordered
         floor = order.floor
         if key[0] == "bm25":
@@ -159,24 +156,3 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
             continue
         out[i] = snapshot.hits(q, chosen.tolist(), order.scores[chosen].tolist())
     return out
-
-
-def _of_ids(snapshot: Any, bm25: bool, order: _Order, q: DenseQuery | SparseQuery, limit: int,
-            masks: dict[Any, np.ndarray]) -> list[Hit] | None:
-    """:func:`_group`'s answer to a list restricted to given ids: the rows the filter keeps
-    (:meth:`~._snapshot_masks.Masks.id_rows`) with a score (above the BM25 cut; a dense
-    vector, at least ``min_score``), best first, equal scores by id: what the order gives
-    them, without a mask of the namespace or a pass over the whole order."""
-    rows = snapshot.id_rows(q.where, masks)
-    scores = order.scores[rows]
-    if bm25:
-        ok = ~np.isnan(scores) if order.cut is None else scores > order.cut  # nan fails the cut
-    else:
-        ok = snapshot.has_dense[rows]
-        if q.min_score is not None:  # type: ignore[union-attr]
-            ok = ok & (scores >= q.min_score)  # type: ignore[union-attr]
-    rows, scores = rows[ok], scores[ok]
-    if order.cut is not None and len(rows) < limit:
-        return None  # not settled by the engine's best scores: the engine answers
-    chosen, best = best_rows(rows, scores, limit)
-    return snapshot.hits(q, chosen.tolist(), best.tolist())  # type: ignore[no-any-return]

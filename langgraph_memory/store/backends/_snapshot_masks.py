@@ -194,20 +194,19 @@ class Masks:
             found = self._memo[memo_key] = _readonly(self._range(key, gte=at))
         return found
 
-    def mask(self, where: Where, with_ids: bool = True) -> np.ndarray:
-        """Which rows ``where`` keeps (the conditions of ``backends._base.translate``);
-        without its ids unless ``with_ids`` (:meth:`id_rows` reads those by row).
+    def mask(self, where: Where) -> np.ndarray:
+        """Which rows ``where`` keeps (the conditions of ``backends._base.translate``).
         May be a kept mask: read-only."""
         if where.namespace is not None and where.namespace != self.namespace:
             return np.zeros(len(self.ids), dtype=bool)
         if where.alive_at is None or where.status != "live":
-            return self._built(where, with_ids)
+            return self._built(where)
         # Most filters: live memories alive now, (the recent channel) updated since a
         # time, the same other conditions every turn, or given ids (a search's later rounds).
         out = self._live_at(where.alive_at)
         if where.updated_since is not None:
             out = out & self._since("updated_at", where.updated_since)
-        if where.ids is not None and with_ids:
+        if where.ids is not None:
             out = out & self._ids(where.ids)
         same = conditions(where)
         if same != _NO_CONDITIONS and where.subjects is None and not any(
@@ -234,23 +233,10 @@ class Masks:
         out[[r for i in ids if (r := self.row.get(i)) is not None]] = True
         return out
 
-    def id_rows(self, where: Where, masks: dict[Any, np.ndarray]) -> np.ndarray:
-        """The rows :meth:`mask` keeps of a filter on given ids, ascending (id order), once
-        per batch (``masks``, by the filter object as :meth:`~._snapshot.Snapshot.kept`):
-        the ids looked up by row and the other conditions read at those rows, not a mask
-        of the namespace built for a few ids (a search's completing round asks ~3 such)."""
-        key = ("rows", id(where))
-        found = masks.get(key)
-        if found is None:
-            row = self.row
-            mine = np.array(sorted({r for i in where.ids or () if (r := row.get(i)) is not None}), dtype=np.intp)
-            found = masks[key] = mine[self.mask(where, with_ids=False)[mine]]
-        return found  # type: ignore[no-any-return]
-
-    def _built(self, where: Where, with_ids: bool = True) -> np.ndarray:
+    def _built(self, where: Where) -> np.ndarray:
         """:meth:`mask` of a filter on its namespace that is not for live memories alive at
         a time: every condition evaluated (a new array)."""
-        out = self._ids(where.ids) if where.ids is not None and with_ids else np.ones(len(self.ids), dtype=bool)
+        out = self._ids(where.ids) if where.ids is not None else np.ones(len(self.ids), dtype=bool)
         if where.status is not None:
             out &= self.match("status", (where.status,) if isinstance(where.status, str) else tuple(where.status))
         if where.updated_since is not None:
