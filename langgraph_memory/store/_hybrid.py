@@ -10,7 +10,6 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, TypeVar, Union
 
 from langgraph_memory.store.backends import FetchQuery, Hit, Query, StoredPoint, Where
-from langgraph_memory.store.backends._base import ExactHits
 from langgraph_memory.store._fusion import (
     SUBJECT_BOOST,
     TIME_BOOST,
@@ -35,9 +34,6 @@ ALIAS_SOURCES = 10
 # Candidates beyond the limit up to which their payloads are read with their missing
 # scores (:func:`_complete`): a round saved against ~3-6 us a point read and not kept.
 READ_AHEAD = 10
-# The same, for candidates a namespace's snapshot answered (its hits and memories are
-# kept per row version: a payload read costs ~0.2 µs there, the round it spares ~30-50).
-READ_AHEAD_HELD = 1_000
 
 
 T = TypeVar("T")
@@ -99,7 +95,6 @@ def hybrid_plan(
             sparse_query(*vectors.sparse, timed, extra, payload=False),
         ]
     results = yield from ranked(queries)
-    held = type(results[0]) is ExactHits  # a snapshot's answer (the engine gives lists)
     dense, sparse = list(results[0]), list(results[1])
     bm25_query = vectors.sparse
     if spans:
@@ -128,8 +123,7 @@ def hybrid_plan(
             dense += more[1]
 
     dense, sparse, points, tagged_ids, timely_ids = yield from _complete(
-        vectors.dense, bm25_query, where, dense, sparse, terms, spans,
-        limit + (READ_AHEAD_HELD if held else READ_AHEAD), with_vectors is True)
+        vectors.dense, bm25_query, where, dense, sparse, terms, spans, limit + READ_AHEAD, with_vectors is True)
 
     def boost(hit: Hit) -> float:
         factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
