@@ -22,7 +22,7 @@ from langgraph_memory.store._reads import evolve
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, SparseQuery, StoredPoint, Where
 from langgraph_memory.store.backends._base import Hit
 from langgraph_memory.store.backends._snapshot import Snapshot
-from langgraph_memory.store.backends._snapshot_masks import WHERES
+from langgraph_memory.store.backends._snapshot_masks import FETCHES, WHERES
 from tests.snapshot_writes import rewrite
 from tests.test_snapshot_reads import DIM, engine  # noqa: F401  (a small engine of its own, per module)
 
@@ -197,6 +197,47 @@ def test_a_filters_conditions_are_kept_once_and_follow_a_write_of_a_field_they_r
     engine.set_payload([ids[1]], {"importance": 0.95})  # read by the filter: built again
     assert [h.point.id for h in ask(4.0)] == [ids[1], ids[0]]
     assert engine._snapshots._held[namespace]._memo[WHERES] is not kept
+
+
+def test_a_fetchs_rows_are_kept_across_turns_and_follow_every_write_of_a_field_they_read(engine):
+    """The metadata channels' fetches (same filters and orders every turn, another time):
+    their rows are kept, reused within an expiry bucket, carried across a write of a field
+    none reads, and every answer is the engine's, after writes of each field they read."""
+    namespace, ids = _held_namespace(engine, [
+        {"status": "live", "importance": 0.9, "kind": "fact", "updated_at": 10.0},
+        {"status": "live", "importance": 0.5, "kind": "fact", "updated_at": 10.0},
+        {"status": "live", "importance": 0.95, "kind": "goal", "updated_at": 30.0, "expires_at": 20.0}])
+    filters = [Where(namespace=namespace, min_importance=0.8), Where(namespace=namespace, kinds=("fact",)),
+               Where(namespace=namespace, updated_since=20.0), Where(namespace=namespace)]
+
+    def ask(at: float) -> list[list[str]]:
+        queries = [FetchQuery(evolve(w, alive_at=at), 10) for w in filters]
+        queries.append(FetchQuery(evolve(filters[3], alive_at=at), 2, order_by="importance"))
+        cached, plain = engine.query_batch(queries, cached=True), engine.query_batch(queries)
+        assert [[h.point.id for h in hits] for hits in cached] == [[h.point.id for h in hits] for hits in plain]
+        return [[h.point.id for h in hits] for hits in cached]
+
+    assert ask(1.0)[0] == sorted([ids[0], ids[2]])
+    kept = engine._snapshots._held[namespace]._memo[FETCHES]
+    rows = dict(kept)
+    assert len(rows) == 5
+    ask(2.0)  # the same expiry bucket: the same rows
+    assert engine._snapshots._held[namespace]._memo[FETCHES] is kept and all(kept[k] is rows[k] for k in rows)
+    assert ids[2] not in ask(25.0)[0]  # expired since: another bucket
+    engine.set_payload([ids[0]], {"access_count": 1})  # read by no filter: carried
+    ask(2.0)
+    carried = engine._snapshots._held[namespace]._memo[FETCHES]
+    assert carried is not kept and all(carried[k] is rows[k] for k in rows)
+    # Two rows' update times swapped by two writes between turns: the recent window keeps
+    # as many rows (the same bucket), not the same ones.
+    engine.set_payload([ids[1]], {"updated_at": 25.0})
+    engine.set_payload([ids[2]], {"updated_at": 5.0})
+    assert ids[1] in ask(2.0)[2]
+    for change in ({"importance": 0.99}, {"kind": "goal"}, {"status": "archived"}, {"status": "live"},
+                   {"expires_at": 1.0}):
+        engine.set_payload([ids[1]], change)  # each read by a filter or the order: its rows found again
+        ask(2.0)
+        ask(25.0)
 
 
 def test_an_order_by_a_field_is_kept_and_follows_a_write_of_it(engine):

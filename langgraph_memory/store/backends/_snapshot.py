@@ -17,7 +17,9 @@ import numpy as np
 from langgraph_memory.store.backends._base import (
     DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where,
 )
-from langgraph_memory.store.backends._snapshot_masks import _ABSENT, _DERIVE, Masks, _strings, fields_read
+from langgraph_memory.store.backends._snapshot_masks import (
+    _ABSENT, _DERIVE, FETCHES, FETCHES_KEPT, Masks, _strings, fields_read,
+)
 from langgraph_memory.store.backends._snapshot_points import RowObjects, fetched_hits, memory, scored_hits
 from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, cosines, settled_limit
 
@@ -28,6 +30,9 @@ namespace of up to this many, else the best this many (a common word matches hun
 of a 1k namespace, and each hit costs its conversion). Lists the best ones do not settle
 go to the engine."""
 
+
+_FETCH_READS = frozenset(("namespace", "status", "expires_at", "updated_at"))
+"""The fields a kept fetch's filter reads besides its conditions (:meth:`Masks.kept_key`)."""
 
 _WHOLE: dict[str, Where] = {}
 
@@ -137,6 +142,10 @@ class Snapshot(Masks):
             elif kind == "wheres":  # filters' kept masks (:meth:`Masks.mask`): those reading no changed field
                 memo[key] = {same: kept for same, kept in list(derived.items())  # (other threads add to it)
                              if fields_read(same).isdisjoint(fields)}
+            elif kind == "fetches":  # fetches' kept rows (:meth:`_kept_fetch`): those reading no changed field
+                memo[key] = {same: rows for same, rows in list(derived.items())
+                             if _FETCH_READS.isdisjoint(fields) and same[1] not in fields
+                             and fields_read(same[0][2]).isdisjoint(fields)}
             elif field not in fields:
                 memo[key] = derived
             elif kind == "values":
@@ -203,6 +212,10 @@ class Snapshot(Masks):
     def answer(self, query: DenseQuery | SparseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit] | None:
         """``query``'s hits; a sparse query once :meth:`learn_bm25` has its scores, and
         ``None`` when they do not settle it (fewer than its limit score above the cut)."""
+        if isinstance(query, FetchQuery):
+            kept = self._kept_fetch(query, masks)
+            return kept if kept is not None else fetched_hits(
+                self, query.payload, query.with_vectors, self._fetched_rows(query, masks))
         keep = self.kept(query.where, masks)
         if isinstance(query, SparseQuery):
             known = self._bm25.get(bm25_key(query))
@@ -227,12 +240,38 @@ class Snapshot(Masks):
             if every is None:
                 every = masks[id(query.vector)] = self.cosines(query.vector)
             return self._best(query, rows, every[rows], query.min_score)
+        raise TypeError(f"not a query: {type(query).__name__}")
+
+    def _fetched_rows(self, query: FetchQuery, masks: dict[Any, np.ndarray]) -> tuple[int, ...]:
+        """The rows of a fetch: those its filter keeps, by id or by its order, cut."""
+        keep = self.kept(query.where, masks)
         if query.order_by is None:
             rows = np.flatnonzero(keep)
         else:  # the rows in that field's order (kept), those ``keep`` keeps
             rows = self.sorted_by(query.order_by, query.descending)
             rows = rows[keep[rows]]
-        return fetched_hits(self, query.payload, query.with_vectors, rows[: query.limit].tolist())
+        return tuple(rows[: query.limit].tolist())
+
+    def _kept_fetch(self, query: FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit] | None:
+        """A fetch on a filter :meth:`kept_key` knows (the pre-hook's metadata channels:
+        the same filters and orders every turn): its rows, kept until a write changes a
+        field they read (:meth:`_changed`), its hits built from them. ``None``: not kept."""
+        mask_key = self.kept_key(query.where)
+        if mask_key is None:
+            return None
+        fetches = self._memo.get(FETCHES)
+        if fetches is None:
+            fetches = self._memo[FETCHES] = {}
+        key = (mask_key, query.order_by, query.descending, query.limit)
+        try:
+            rows = fetches.get(key)
+        except TypeError:  # a list where a tuple belongs: not kept
+            return None
+        if rows is None:
+            if len(fetches) >= FETCHES_KEPT:
+                fetches.clear()
+            rows = fetches[key] = self._fetched_rows(query, masks)
+        return fetched_hits(self, query.payload, query.with_vectors, rows)
 
     def sorted_by(self, key: str, descending: bool) -> np.ndarray:
         """The rows holding a number in field ``key``, by it (equal values by ascending

@@ -64,6 +64,10 @@ WHERES = ("wheres", "")
 WHERES_KEPT = 256
 """Filters' masks kept per snapshot at most (a turn adds one or two: its subjects)."""
 _NO_CONDITIONS = (None,) * 10 + ((), (), ())
+FETCHES = ("fetches", "")
+"""The memo key of fetches' kept rows (:meth:`~._snapshot.Snapshot.answer`):
+``{(kept_key, order_by, descending, limit): rows}``."""
+FETCHES_KEPT = 256
 
 
 def conditions(where: Where) -> tuple[Any, ...]:
@@ -227,6 +231,20 @@ class Masks:
             # The turn's own words (subjects) or times (dated sub-filters): not kept.
             out = self._conditions(where, out.copy())
         return out
+
+    def kept_key(self, where: Where) -> tuple[Any, ...] | None:
+        """What :meth:`mask` of ``where`` reads besides this snapshot's rows, for a filter
+        whose mask is made of kept parts only (live memories alive at a time, maybe updated
+        since one, conditions but subjects, dated sub-filters and ids): how many expiry times
+        ``alive_at`` has passed, how many ``updated_at`` values ``updated_since`` has, and its
+        :func:`conditions`. Two such filters with one key keep the same rows. ``None``: any
+        other filter."""
+        if (where.namespace != self.namespace or where.alive_at is None or where.status != "live"
+                or where.ids is not None or where.subjects is not None or any(
+                    sub.created_since is not None or sub.created_until is not None for sub in where.any_of)):
+            return None
+        since = None if where.updated_since is None else bisect_left(self._sorted("updated_at"), where.updated_since)
+        return bisect_right(self._sorted("expires_at"), where.alive_at), since, conditions(where)
 
     def _ids(self, ids: tuple[str, ...]) -> np.ndarray:
         out = np.zeros(len(self.ids), dtype=bool)
