@@ -19,7 +19,7 @@ from langgraph.store.base import InvalidNamespaceError
 from langgraph_memory import LangGraphMemoryError
 from langgraph_memory.agent.rooms import render_live
 from langgraph_memory.background.digest import _transcript
-from langgraph_memory.base_store._items import check_value
+from langgraph_memory.base_store._payloads import checked_value
 from langgraph_memory.store._checks import TIME_MAX, TIME_MIN, stored_time
 from langgraph_memory.store._lines import check_name, one_line, quoted_line, unsafe_characters
 from langgraph_memory.store.backends import Where
@@ -134,7 +134,7 @@ def test_base_store_calls_work_or_raise_typed_and_failures_store_nothing(bases, 
             else:
                 base.put(namespace, key, value, ttl=ttl)
             item = base.get(namespace, key)
-            assert (item is None) if value is None else item.value == check_value(value)  # None: a delete
+            assert (item is None) if value is None else item.value == checked_value(value)[0]  # None: a delete
             base.delete(namespace, key)
         elif name == "get":
             base.get(namespace, key, refresh_ttl=draw(st.booleans()))

@@ -108,14 +108,6 @@ def check_written_namespace(namespace: Any) -> tuple[str, ...]:
     return namespace
 
 
-def check_value(value: Any) -> dict[str, Any]:
-    """A JSON copy of ``value`` (what the engine will store), or :class:`InvalidItemValueError`
-    (see :func:`~langgraph_memory.base_store._payloads.checked_value`, which writes use)."""
-    from langgraph_memory.base_store._payloads import checked_value  # it builds on this module's errors
-
-    return checked_value(value)[0]
-
-
 def check_unicode(field: str, text: str) -> str:
     """``text`` if UTF-8 can encode it (the engines cannot store a lone surrogate)."""
     try:
