@@ -166,3 +166,34 @@ def test_filters_answer_as_the_python_matcher_on_new_and_old_points(backend, tmp
             store.put(NS, f"k{i}", value)
     found = sorted(item.key for item in store.search(NS, filter=flt, limit=100))
     assert found == sorted(f"k{i}" for i, (value, _) in enumerate(values) if matches(value, flt))
+
+
+# -- review10: integers past a float's range, booleans against numbers -------------------------
+
+_HUGE = [10**400, -(10**400), 2**1024, 2**64, -(2**63) - 1]
+
+
+@pytest.mark.parametrize("huge", _HUGE, ids=["1e400", "-1e400", "2^1024", "2^64", "-2^63-1"])
+def test_an_integer_past_any_float_is_stored_read_and_filtered(backend, tmp_path, huge):
+    """JSON (and every LangGraph store) takes any integer. Qdrant Edge's binding cannot turn
+    one past a float's range into a payload value: a put of it at the value's top level
+    raised its bare ``TypeError``, after the overwrite had already deleted the item's extra
+    vectors. A range filter over such an item raised ``OverflowError`` in the matcher."""
+    from tests.base_store_support import CharacterEmbeddings
+
+    store = open_store(backend, tmp_path / "huge", index={"dims": 16, "embed": CharacterEmbeddings(16),
+                                                          "fields": ["a", "b"]})
+    try:
+        store.put(NS, "k", {"a": "tea", "b": "coffee"})
+        store.put(NS, "k", {"a": "milk", "b": "juice", "n": huge})
+        store.put(NS, "small", {"a": "x", "n": 7})
+        assert store.get(NS, "k").value == {"a": "milk", "b": "juice", "n": huge}
+        # Both texts are searchable: the second one's extra vector was written, not lost.
+        assert store.search(NS, query="juice", limit=1)[0].key == "k"
+        expected_gt = sorted(k for k, v in (("k", huge), ("small", 7)) if v > 5)
+        assert sorted(i.key for i in store.search(NS, filter={"n": {"$gt": 5}})) == expected_gt
+        assert sorted(i.key for i in store.search(NS, filter={"n": {"$lt": 0}})) == (["k"] if huge < 0 else [])
+        assert [i.key for i in store.search(NS, filter={"n": huge})] == ["k"]
+        assert [i.key for i in store.search(NS, filter={"n": {"$ne": huge}})] == ["small"]
+    finally:
+        store.close()

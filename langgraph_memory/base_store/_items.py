@@ -290,7 +290,12 @@ def _lookup(value: Mapping[str, Any], key: str) -> Any:
 
 
 def _number(x: Any) -> float | None:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return None
+    try:
+        return float(x)
+    except OverflowError:  # an integer past any float (JSON takes it): beyond every finite bound
+        return math.inf if x > 0 else -math.inf
 
 
 def _compare(actual: Any, op: str, expected: Any) -> bool:
