@@ -197,3 +197,15 @@ def test_an_integer_past_any_float_is_stored_read_and_filtered(backend, tmp_path
         assert [i.key for i in store.search(NS, filter={"n": {"$ne": huge}})] == ["small"]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("flt", [{"x": 1}, {"x": 0}, {"x": {"$eq": 1}}, {"x": 1.0}, {"x": True}, {"x": False}])
+def test_a_number_filter_answers_the_same_on_booleans_pushed_or_not(face, flt):
+    """The matcher (as InMemoryStore and SqliteStore) takes ``True == 1``. A numeric equality
+    pushed to the engine as a range found no boolean: the same search answered differently
+    with and without the field's payload index."""
+    for key, x in (("t", True), ("f", False), ("one", 1), ("zero", 0), ("half", 0.5)):
+        face.put(NS, key, {"x": x})
+    expected = sorted(k for k, x in (("t", True), ("f", False), ("one", 1), ("zero", 0), ("half", 0.5))
+                      if matches({"x": x}, flt))
+    assert sorted(i.key for i in face.search(NS, filter=flt)) == expected

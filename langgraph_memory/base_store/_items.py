@@ -362,6 +362,8 @@ def pushed_filter(flt: Mapping[str, Any], usable: Callable[[str, str], bool]) ->
             x = _number(v)  # booleans stay in Python: the engines match them unlike JSON
             if x is None or not math.isfinite(x) or abs(x) >= _MAX_EXACT_INT or op == "$ne":
                 continue
+            if op == "$eq" and x in (0, 1):
+                continue  # the matcher takes ``True == 1`` and ``False == 0``; a range finds no boolean
             if not usable(path, "float"):
                 continue
             gte, gt, lte, lt = {
