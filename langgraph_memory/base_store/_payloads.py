@@ -44,7 +44,10 @@ def checked_value(value: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
     object) or :class:`InvalidItemTextError` (a lone surrogate)."""
     if not isinstance(value, Mapping):
         raise InvalidItemValueError(f"an item's value must be a mapping, got {type(value).__name__}")
-    copy = dict(value)
+    try:
+        copy = dict(value)
+    except Exception as exc:  # an app's mapping that fails to be read: its value is no JSON object
+        raise InvalidItemValueError(f"an item's value could not be read as a mapping: {exc!r}") from None
     try:
         text = _ENCODER.encode(copy)
         text.encode("utf-8")
