@@ -25,15 +25,13 @@ read as they always did: the readers did not change.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, Mapping
 
 from langgraph_memory.base_store._items import InvalidItemTextError, InvalidItemValueError
-from langgraph_memory.store._checks import check_json_depth
+from langgraph_memory.store._checks import check_json_depth, engine_number
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 _INT_MIN, _INT_END = -(2**63), 2**64  # integers the engine keeps as integers
-_FLOAT_MAX = sys.float_info.max
 _ENCODER = json.JSONEncoder(allow_nan=False, ensure_ascii=False)
 
 
@@ -65,17 +63,6 @@ def checked_value(value: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
     return copy, engine or {}, None if whole else text
 
 
-def _engine_int(v: int) -> float:
-    """An integer past 64 bits as the engine can hold it for filters: a float (what Qdrant
-    Edge makes of it), the largest finite one past a float's range (its binding takes no
-    larger integer: the put failed with its bare ``TypeError``). Bounds pushed to the engine
-    are below 2**53, so it compares with each as the integer does; reads take ``value_json``."""
-    try:
-        return float(v)
-    except OverflowError:
-        return _FLOAT_MAX if v > 0 else -_FLOAT_MAX
-
-
 def _scalars(value: dict[Any, Any], plain: bool = True) -> tuple[dict[str, Any] | None, bool]:
     """The top-level scalars of ``value`` and whether they are all of it, as the engine
     gives them back (no float, no integer past 64 bits). With ``plain``, ``None`` as soon
@@ -90,7 +77,7 @@ def _scalars(value: dict[Any, Any], plain: bool = True) -> tuple[dict[str, Any] 
             if kind is float:
                 whole = False
             elif kind is int and not _INT_MIN <= v < _INT_END:
-                engine[k], whole = _engine_int(v), False
+                engine[k], whole = engine_number(v), False
         elif plain:
             return None, False
         else:
