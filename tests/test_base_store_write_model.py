@@ -97,3 +97,30 @@ def test_extra_vectors_follow_every_write_cached_or_not(backend, tmp_path_factor
         if live(k) is not None:
             p = engine.retrieve([item_point_id(*k)])[0]
             assert (p.payload.get("extra_vectors") or 0) == max(0, len(set(live(k).values())) - 1)
+
+
+@pytest.mark.parametrize("failing", ["upsert", "delete"])
+def test_a_write_the_engine_fails_leaves_the_item_and_its_extra_vectors_as_they_were(backend, tmp_path_factory,
+                                                                                       monkeypatch, failing):
+    """An overwrite with fewer texts (the engine's upsert fails) or a delete (its delete
+    fails): the old extra vectors were deleted by filter first, so the item stayed, counting
+    extra vectors it no longer had, and lost its other texts' search."""
+    engine = shared_engine(backend, _DIMS, tmp_path_factory.getbasetemp() / "write-fail")
+    face = store_on(engine, index={"dims": _DIMS, "embed": CharacterEmbeddings(_DIMS), "fields": ["t0", "t1", "t2"]})
+    face.put(("a",), "k", _value(["tea", "cello", "miso"]))
+    assert face.get(("a",), "k") is not None  # held by the cache (Edge): the replaced point comes from it
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(engine, failing, fail)
+    with pytest.raises(RuntimeError):
+        if failing == "upsert":
+            face.put(("a",), "k", _value(["rain"]))
+        else:
+            face.delete(("a",), "k")
+    monkeypatch.undo()
+    _companions_are_counted(engine)
+    assert engine.count(Where(status="item_vector")) == 2
+    assert face.get(("a",), "k").value == _value(["tea", "cello", "miso"])
+    assert [i.key for i in face.search(("a",), query="miso", limit=1)] == ["k"]
