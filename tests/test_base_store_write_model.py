@@ -124,3 +124,42 @@ def test_a_write_the_engine_fails_leaves_the_item_and_its_extra_vectors_as_they_
     assert engine.count(Where(status="item_vector")) == 2
     assert face.get(("a",), "k").value == _value(["tea", "cello", "miso"])
     assert [i.key for i in face.search(("a",), query="miso", limit=1)] == ["k"]
+
+
+async def test_two_overwrites_planned_together_leave_only_the_last_ones_extra_vectors(backend, tmp_path_factory):
+    """Two ``aput`` of one key plan before either writes (the embedding is awaited between):
+    a 3-text put writes its 2 extra vectors, then a 1-text put, planned when there were none
+    to drop, writes last. Its item counted none while 2 still pointed at it, so a search for
+    the other put's texts found it."""
+    import asyncio
+
+    b_planned, a_written = asyncio.Event(), asyncio.Event()
+
+    class Ordered(CharacterEmbeddings):
+        async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+            if len(texts) > 1:  # put A: waits until B has planned
+                await b_planned.wait()
+            else:  # put B: planned (its embedding comes after its plan); writes after A
+                b_planned.set()
+                await a_written.wait()
+            return self.embed_documents(texts)
+
+    engine = shared_engine(backend, _DIMS, tmp_path_factory.getbasetemp() / "write-race")
+    face = store_on(engine, index={"dims": _DIMS, "embed": Ordered(_DIMS), "fields": ["t0", "t1", "t2"]})
+    face.put(("a",), "k", _value(["tea"]))
+    real_upsert = engine.upsert
+
+    def upsert(points: Any, **kwargs: Any) -> None:
+        real_upsert(points, **kwargs)
+        if len(points) == 3:  # put A's item and its 2 extra vectors
+            loop.call_soon_threadsafe(a_written.set)
+
+    loop = asyncio.get_running_loop()
+    engine.upsert = upsert  # type: ignore[method-assign]
+    try:
+        await asyncio.gather(face.aput(("a",), "k", _value(["tea", "cello", "miso"])), face.aput(("a",), "k", _value(["rain"])))
+    finally:
+        del engine.upsert
+    assert face.get(("a",), "k").value == _value(["rain"])
+    _companions_are_counted(engine)
+    assert engine.count(Where(status="item_vector")) == 0

@@ -8,8 +8,10 @@ as it was.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
+import weakref
 from itertools import accumulate
 from datetime import datetime, timezone
 from dataclasses import dataclass, field
@@ -324,6 +326,39 @@ def _stale_companions(previous: StoredPoint | None, kept: int) -> list[str]:
     if isinstance(count, bool) or not isinstance(count, (int, float)) or not count > kept:
         return []  # none, or a count no write of ours stores (a point written by hand)
     return [_companion_id(previous.id, i) for i in range(max(kept, 0) + 1, int(min(count, MAX_ITEM_TEXTS)) + 1)]
+
+
+class WriteGate:
+    """The face's writes over one backend, one at a time, counted: a write planned before
+    another landed reads again the points it replaces (:func:`reread_previous`). The plan
+    reads them before the embedding is awaited (``abatch``): two overwrites of one key
+    planned together each dropped only the extra vectors their plan saw, and the last one
+    left the other's pointing at its item."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.count = 0
+
+
+_GATES: weakref.WeakKeyDictionary[Any, WriteGate] = weakref.WeakKeyDictionary()
+_GATES_LOCK = threading.Lock()
+
+
+def write_gate(backend: Backend) -> WriteGate:
+    """The :class:`WriteGate` of ``backend``, shared by every face over it in this process."""
+    with _GATES_LOCK:
+        gate = _GATES.get(backend)
+        if gate is None:
+            gate = _GATES[backend] = WriteGate()
+        return gate
+
+
+def reread_previous(backend: Backend, planned: Sequence[PlannedPut]) -> None:
+    """Each put's :attr:`PlannedPut.previous` read again from the engine (another write
+    landed since the plan read it)."""
+    found = {p.id: p for p in backend.retrieve([put.point_id for put in planned])}
+    for put in planned:
+        put.previous = found.get(put.point_id)
 
 
 def written_items(planned: Sequence[PlannedPut]) -> dict[Key, tuple[StoredPoint | None, tuple[str, ...]]]:
