@@ -163,3 +163,33 @@ async def test_two_overwrites_planned_together_leave_only_the_last_ones_extra_ve
     assert face.get(("a",), "k").value == _value(["rain"])
     _companions_are_counted(engine)
     assert engine.count(Where(status="item_vector")) == 0
+
+
+def test_a_sweep_never_deletes_an_item_rewritten_since_it_found_it_expired(backend, tmp_path_factory, monkeypatch):
+    """The sweep reads the expired items, then deletes them by id: an item rewritten in
+    between (live again) was deleted with them."""
+    import threading
+
+    engine = shared_engine(backend, _DIMS, tmp_path_factory.getbasetemp() / "write-sweep")
+    face = store_on(engine, index={"dims": _DIMS, "embed": CharacterEmbeddings(_DIMS), "fields": ["t0", "t1", "t2"]})
+    ahead = [0.0]
+    real_time = time.time
+    monkeypatch.setattr(time, "time", lambda: real_time() + ahead[0])
+    face.put(("a",), "k", _value(["tea", "cello"]), ttl=1)
+    ahead[0] = 61.0  # expired
+    real_scroll = engine.scroll
+    writer = threading.Thread(target=lambda: face.put(("a",), "k", _value(["rain"])))
+
+    def scroll(*args: Any, **kwargs: Any) -> Any:
+        found = real_scroll(*args, **kwargs)
+        if found[0] and not writer.is_alive() and writer.ident is None:
+            writer.start()  # a put of the same key while the sweep holds what it read
+            writer.join(timeout=1.0)
+        return found
+
+    monkeypatch.setattr(engine, "scroll", scroll)
+    assert face.sweep_ttl() == 1
+    writer.join()
+    monkeypatch.undo()
+    assert face.get(("a",), "k").value == _value(["rain"])
+    _companions_are_counted(engine)

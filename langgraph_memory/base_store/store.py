@@ -344,19 +344,20 @@ class QdrantStore(BaseStore):
     # -- TTL --------------------------------------------------------------------------------
 
     def sweep_ttl(self) -> int:
-        """Delete expired items (and expired memories) now; returns how many. Reads hide
-        them already."""
+        """Delete expired items (and expired memories) now; returns how many (reads hide them already)."""
         now = time.time()
         where = Where(status=ITEM_STATUSES, expired_at=now)
         removed = 0
         while True:
-            points, _ = self._backend.scroll(where, limit=256)
-            if not points:
-                return removed
-            self._backend.delete([p.id for p in points])
-            for p in points:
-                if p.payload.get("extra_vectors"):
-                    self._backend.delete_where(Where(status=ITEM_VECTOR, fields=(("item_of", (p.id,)),)))
+            with self._gate.lock:  # no face write between reading what expired and deleting it
+                points, _ = self._backend.scroll(where, limit=256)
+                if not points:
+                    return removed
+                self._gate.count += 1
+                self._backend.delete([p.id for p in points])
+                for p in points:
+                    if p.payload.get("extra_vectors"):
+                        self._backend.delete_where(Where(status=ITEM_VECTOR, fields=(("item_of", (p.id,)),)))
             removed += len(points)
 
     async def asweep_ttl(self) -> int:
