@@ -132,8 +132,8 @@ class QdrantStore(BaseStore):
             _backend.setup(dim=dim, meta={"schema_version": SCHEMA_VERSION, "embedder": name})
         self._indexes = FieldIndexes(self._backend)
         self._cache = read_cache(self._backend)
-        self._gate = write_gate(self._backend)
         """Reads kept while no write says otherwise: Qdrant Edge only (:mod:`._cache`)."""
+        self._gate = write_gate(self._backend)
         self._sweeper: tuple[threading.Thread, threading.Event, concurrent.futures.Future[None]] | None = None
 
     # -- construction -----------------------------------------------------------------------
