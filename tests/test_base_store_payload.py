@@ -12,15 +12,16 @@ import time
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from langgraph_memory.base_store._items import item_point_id, matches
-from langgraph_memory.store.backends import StoredPoint
+from langgraph_memory.store.backends import StoredPoint, Where
 from langgraph_memory.store.records import namespace_key
 from tests.base_store_support import open_store, shared_engine, store_on
 
 NS = ("users", "alice")
+_ALL = Where(status=None)  # every point, whatever its status
 
 
 @pytest.fixture
@@ -166,3 +167,100 @@ def test_filters_answer_as_the_python_matcher_on_new_and_old_points(backend, tmp
             store.put(NS, f"k{i}", value)
     found = sorted(item.key for item in store.search(NS, filter=flt, limit=100))
     assert found == sorted(f"k{i}" for i, (value, _) in enumerate(values) if matches(value, flt))
+
+
+# -- review10: integers past a float's range, booleans against numbers -------------------------
+
+_HUGE = [10**400, -(10**400), 2**1024, 2**64, -(2**63) - 1]
+
+
+@pytest.mark.parametrize("huge", _HUGE, ids=["1e400", "-1e400", "2^1024", "2^64", "-2^63-1"])
+def test_an_integer_past_any_float_is_stored_read_and_filtered(backend, tmp_path, huge):
+    """JSON (and every LangGraph store) takes any integer. Qdrant Edge's binding cannot turn
+    one past a float's range into a payload value: a put of it at the value's top level
+    raised its bare ``TypeError``, after the overwrite had already deleted the item's extra
+    vectors. A range filter over such an item raised ``OverflowError`` in the matcher."""
+    from tests.base_store_support import CharacterEmbeddings
+
+    store = open_store(backend, tmp_path / "huge", index={"dims": 16, "embed": CharacterEmbeddings(16),
+                                                          "fields": ["a", "b"]})
+    try:
+        store.put(NS, "k", {"a": "tea", "b": "coffee"})
+        store.put(NS, "k", {"a": "milk", "b": "juice", "n": huge})
+        store.put(NS, "small", {"a": "x", "n": 7})
+        assert store.get(NS, "k").value == {"a": "milk", "b": "juice", "n": huge}
+        # Both texts are searchable: the second one's extra vector was written, not lost.
+        assert store.search(NS, query="juice", limit=1)[0].key == "k"
+        expected_gt = sorted(k for k, v in (("k", huge), ("small", 7)) if v > 5)
+        assert sorted(i.key for i in store.search(NS, filter={"n": {"$gt": 5}})) == expected_gt
+        assert sorted(i.key for i in store.search(NS, filter={"n": {"$lt": 0}})) == (["k"] if huge < 0 else [])
+        assert [i.key for i in store.search(NS, filter={"n": huge})] == ["k"]
+        assert [i.key for i in store.search(NS, filter={"n": {"$ne": huge}})] == ["small"]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("flt", [{"x": 1}, {"x": 0}, {"x": {"$eq": 1}}, {"x": 1.0}, {"x": True}, {"x": False}])
+def test_a_number_filter_answers_the_same_on_booleans_pushed_or_not(face, flt):
+    """The matcher (as InMemoryStore and SqliteStore) takes ``True == 1``. A numeric equality
+    pushed to the engine as a range found no boolean: the same search answered differently
+    with and without the field's payload index."""
+    for key, x in (("t", True), ("f", False), ("one", 1), ("zero", 0), ("half", 0.5)):
+        face.put(NS, key, {"x": x})
+    expected = sorted(k for k, x in (("t", True), ("f", False), ("one", 1), ("zero", 0), ("half", 0.5))
+                      if matches({"x": x}, flt))
+    assert sorted(i.key for i in face.search(NS, filter=flt)) == expected
+
+
+# -- any Python value: stored and read back as JSON gives it, or refused with a typed error ------
+
+class _Str(str):
+    pass
+
+
+class _Int(int):
+    pass
+
+
+class _Float(float):
+    pass
+
+
+class _Dict(dict):
+    pass
+
+
+_LEAVES = st.one_of(
+    st.text(), st.integers(), st.floats(), st.booleans(), st.none(), st.builds(_Str, st.text(max_size=3)),
+    st.builds(_Int, st.integers()), st.builds(_Float, st.floats(allow_nan=False)), st.just(Level.HIGH),
+    st.just(Colour.RED), st.just(b"x"), st.just(1.5j), st.integers(2**60, 2**1100), st.integers(-(2**1100), -(2**60)),
+    st.sampled_from([10**400, -(10**400), 2**64, -(2**63) - 1]))
+_KEYS = st.one_of(st.text(max_size=4), st.integers(-3, 3), st.booleans(), st.none(), st.floats(allow_nan=False),
+                  st.just(("t",)), st.builds(_Str, st.text(max_size=2)), st.sampled_from(["value_json", "namespace", "status", "item_key"]))
+_ANY = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=3) | st.tuples(inner) | st.dictionaries(_KEYS, inner, max_size=3)
+                    | st.builds(_Dict, st.dictionaries(st.text(max_size=2), inner, max_size=2)), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=st.one_of(st.dictionaries(_KEYS, _ANY, max_size=4), st.builds(_Dict, st.dictionaries(st.text(max_size=3), _ANY, max_size=3))))
+@example(value={"n": 10**400, "m": {"k": [-(10**400)]}})
+@example(value={1: _Int(2), "1": _Str("b"), None: _Float(0.5)})
+def test_any_value_reads_back_as_json_gives_it_or_is_a_typed_error(backend, tmp_path_factory, value):
+    from langgraph_memory import LangGraphMemoryError
+
+    engine = shared_engine(backend, 8, tmp_path_factory.getbasetemp() / "payload-any")
+    store = store_on(engine)
+    try:
+        expected = json.loads(json.dumps(value, allow_nan=False, ensure_ascii=False))
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError):
+        expected = None
+    if expected is None:
+        with pytest.raises(LangGraphMemoryError):
+            store.put(NS, "k", value)
+        assert store.get(NS, "k") is None and engine.count(_ALL) == 0
+        return
+    store.put(NS, "k", value)
+    cached, fresh = store.get(NS, "k").value, store_on(engine).get(NS, "k").value
+    assert repr(cached) == repr(expected) and repr(fresh) == repr(expected)  # same values, same types
+    assert [i.value for i in store.search(NS)] == [expected]

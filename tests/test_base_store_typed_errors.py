@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 
 import pytest
 from langgraph.store.base import InvalidNamespaceError
@@ -138,3 +139,31 @@ def _sqlite_expiry(store) -> float:
     with store._cursor() as cur:
         cur.execute("SELECT julianday(expires_at) FROM store WHERE prefix = 't' AND key = 'k'")
         return cur.fetchone()[0]
+
+
+class _BrokenMapping(Mapping):
+    """A mapping that fails when read (an app's lazy or proxy object)."""
+
+    def __init__(self, error: type[Exception], keys: list) -> None:
+        self._error, self._keys = error, keys
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, key):
+        raise self._error("backing store gone")
+
+
+@pytest.mark.parametrize("value", [_BrokenMapping(ValueError, ["a"]), _BrokenMapping(TypeError, ["a"]),
+                                   _BrokenMapping(KeyError, [["unhashable"]])])
+def test_a_value_that_fails_to_copy_is_a_typed_error_and_stores_nothing(base, value):
+    """Before i29-face the copy (``dict(value)``) ran inside the check's ``try``: its
+    ``ValueError`` or ``TypeError`` became :class:`InvalidItemValueError`; after, it escaped bare."""
+    from langgraph_memory.base_store._items import InvalidItemValueError
+
+    with pytest.raises(InvalidItemValueError):
+        base.put(("docs",), "k", value)
+    assert _points(base) == 0

@@ -69,3 +69,15 @@ def test_an_import_takes_the_exact_copy_and_refuses_a_broken_one(tmp_path, fake_
         (tmp_path / "broken.jsonl").write_text("\n".join([lines[0], json.dumps(record)]) + "\n")
         broken.import_(tmp_path / "broken.jsonl")
     assert broken.count() == 0
+
+
+def test_metadata_with_an_integer_past_any_float_is_stored_and_reads_back(store):
+    """JSON takes any integer; Qdrant Edge's binding takes none past a float's range: such
+    metadata failed the write with the binding's bare ``TypeError`` (a server's 500), through
+    ``remember`` and through the BaseStore face updating a memory."""
+    metadata = {"huge": 10**400, "nested": {"neg": [-(10**400), 1]}}
+    memory = store.remember("Alice plays the cello", namespace=NS, metadata=metadata).memory
+    assert store.get(memory.id, namespace=NS).metadata == metadata
+    face = store.as_base_store()
+    face.put(NS, memory.id, {"content": "Alice plays the viola", "metadata": {"huge": -(10**401)}})
+    assert store.get(memory.id, namespace=NS).metadata == {"huge": -(10**401)}

@@ -282,7 +282,12 @@ def _lookup(value: Mapping[str, Any], key: str) -> Any:
 
 
 def _number(x: Any) -> float | None:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return None
+    try:
+        return float(x)
+    except OverflowError:  # an integer past any float (JSON takes it): beyond every finite bound
+        return math.inf if x > 0 else -math.inf
 
 
 def _compare(actual: Any, op: str, expected: Any) -> bool:
@@ -349,6 +354,8 @@ def pushed_filter(flt: Mapping[str, Any], usable: Callable[[str, str], bool]) ->
             x = _number(v)  # booleans stay in Python: the engines match them unlike JSON
             if x is None or not math.isfinite(x) or abs(x) >= _MAX_EXACT_INT or op == "$ne":
                 continue
+            if op == "$eq" and x in (0, 1):
+                continue  # the matcher takes ``True == 1`` and ``False == 0``; a range finds no boolean
             if not usable(path, "float"):
                 continue
             gte, gt, lte, lt = {

@@ -28,7 +28,7 @@ import json
 from typing import Any, Mapping
 
 from langgraph_memory.base_store._items import InvalidItemTextError, InvalidItemValueError
-from langgraph_memory.store._checks import check_json_depth
+from langgraph_memory.store._checks import check_json_depth, engine_number
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 _INT_MIN, _INT_END = -(2**63), 2**64  # integers the engine keeps as integers
@@ -42,7 +42,10 @@ def checked_value(value: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
     object) or :class:`InvalidItemTextError` (a lone surrogate)."""
     if not isinstance(value, Mapping):
         raise InvalidItemValueError(f"an item's value must be a mapping, got {type(value).__name__}")
-    copy = dict(value)
+    try:
+        copy = dict(value)
+    except Exception as exc:  # an app's mapping that fails to be read: its value is no JSON object
+        raise InvalidItemValueError(f"an item's value could not be read as a mapping: {exc!r}") from None
     try:
         text = _ENCODER.encode(copy)
         text.encode("utf-8")
@@ -71,8 +74,10 @@ def _scalars(value: dict[Any, Any], plain: bool = True) -> tuple[dict[str, Any] 
         if kind in _SCALARS and type(k) is str:
             engine[k] = v
             # A float may come back a unit in the last place off, an integer past 64 bits a float.
-            if kind is float or (kind is int and not _INT_MIN <= v < _INT_END):
+            if kind is float:
                 whole = False
+            elif kind is int and not _INT_MIN <= v < _INT_END:
+                engine[k], whole = engine_number(v), False
         elif plain:
             return None, False
         else:

@@ -8,8 +8,10 @@ as it was.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
+import weakref
 from itertools import accumulate
 from datetime import datetime, timezone
 from dataclasses import dataclass, field
@@ -37,7 +39,7 @@ from langgraph_memory.base_store._payloads import checked_value
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_minutes
 from langgraph_memory.store._reads import history_chain
-from langgraph_memory.store.backends import Backend, StoredPoint, Where
+from langgraph_memory.store.backends import Backend, StoredPoint
 from langgraph_memory.store.records import Memory, namespace_key, new_memory
 
 if TYPE_CHECKING:
@@ -259,7 +261,7 @@ def write_puts(
     sparse: Any,
 ) -> int:
     """Write the planned puts; ``vectors`` are the embeddings of every put's texts, in order.
-    Returns how many engine writes it made (each is logged by an Edge backend), -1 if unknown."""
+    Returns how many engine writes it made (each is logged by an Edge backend)."""
     if dims is not None:
         for vector in vectors:
             if len(vector) != dims:
@@ -270,13 +272,14 @@ def write_puts(
     now = round(time.time() * 1e6) / 1e6  # as round(time.time(), 6), without its decimal rounding
     upserts: list[StoredPoint] = []
     deletes: list[str] = []
-    orphaned: list[str] = []  # items whose extra vectors go
     at = 0
     for put in planned:
         mine, at = list(vectors[at : at + len(put.texts)]), at + len(put.texts)
         old = put.existing
-        if put.previous is not None and put.previous.payload.get("extra_vectors"):
-            orphaned.append(put.previous.id)
+        # The replaced point's extra vectors this write does not overwrite: deleted by id once
+        # the upserts landed, so a write the engine fails leaves the item as it was.
+        kept = len(mine) - 1 if put.value is not None and not (old is not None and is_memory(old.payload)) else 0
+        deletes += _stale_companions(put.previous, kept)
         if put.value is None:
             if old is not None and is_memory(old.payload):
                 deletes += [m.id for m in history_chain(backend, old.id, put.namespace)]
@@ -306,12 +309,56 @@ def write_puts(
                 "namespace": payload["namespace"], "ns_prefixes": payload["ns_prefixes"],
                 "status": ITEM_VECTOR, "item_of": point_id, "expires_at": None,  # the item's own expiry rules
             }, vector))
-    for point_id in orphaned:
-        backend.delete_where(Where(status=ITEM_VECTOR, fields=(("item_of", (point_id,)),)))
-    backend.delete(deletes)
+    # Upserts first: one engine write, the whole of what the batch adds or rewrites. Should
+    # the deletes fail after it, what is left is an item's stale extra vectors, never an item
+    # counting extra vectors it lost.
     backend.upsert(upserts)
-    # A delete by filter logs as "anything" and may not write at all: then unknown (-1).
-    return -1 if orphaned else bool(deletes) + bool(upserts)
+    backend.delete(deletes)
+    return bool(deletes) + bool(upserts)
+
+
+def _stale_companions(previous: StoredPoint | None, kept: int) -> list[str]:
+    """The ids of the extra vectors of ``previous`` (the point a write replaces) past the
+    first ``kept``, which the write overwrites (their ids are the same)."""
+    if previous is None:
+        return []
+    count = previous.payload.get("extra_vectors")
+    if isinstance(count, bool) or not isinstance(count, (int, float)) or not count > kept:
+        return []  # none, or a count no write of ours stores (a point written by hand)
+    return [_companion_id(previous.id, i) for i in range(max(kept, 0) + 1, int(min(count, MAX_ITEM_TEXTS)) + 1)]
+
+
+class WriteGate:
+    """The face's writes over one backend, one at a time, counted: a write planned before
+    another landed reads again the points it replaces (:func:`reread_previous`). The plan
+    reads them before the embedding is awaited (``abatch``): two overwrites of one key
+    planned together each dropped only the extra vectors their plan saw, and the last one
+    left the other's pointing at its item."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.count = 0
+
+
+_GATES: weakref.WeakKeyDictionary[Any, WriteGate] = weakref.WeakKeyDictionary()
+_GATES_LOCK = threading.Lock()
+
+
+def write_gate(backend: Backend) -> WriteGate:
+    """The :class:`WriteGate` of ``backend``, shared by every face over it in this process."""
+    with _GATES_LOCK:
+        gate = _GATES.get(backend)
+        if gate is None:
+            gate = _GATES[backend] = WriteGate()
+        return gate
+
+
+def reread_previous(backend: Backend, planned: Sequence[PlannedPut]) -> None:
+    """Each put's :attr:`PlannedPut.previous` read again from the engine (another write
+    landed since the plan read it)."""
+    found = {p.id: p for p in backend.retrieve([put.point_id for put in planned])}
+    for put in planned:
+        put.previous = found.get(put.point_id)
 
 
 def written_items(planned: Sequence[PlannedPut]) -> dict[Key, tuple[StoredPoint | None, tuple[str, ...]]]:

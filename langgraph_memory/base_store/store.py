@@ -43,14 +43,15 @@ from langgraph_memory.base_store._reads import (
     list_namespaces,
     search_items,
 )
-from langgraph_memory.base_store._writes import PlannedPut, plan_puts, write_puts, written_items
+from langgraph_memory.base_store._writes import (
+    PlannedPut, plan_puts, reread_previous, write_gate, write_puts, written_items)
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store.backends import SCHEMA_VERSION, Backend, Where
 from langgraph_memory.store.embeddings import Bm25SparseEmbeddings, embedder_name
 
 logger = logging.getLogger("langgraph_memory")
 
-_Plan = tuple[list[Op], list[PlannedPut], list[str]]
+_Plan = tuple[list[Op], list[PlannedPut], list[str], int]  # ops, puts, queries, the write count planned at
 
 
 class QdrantStore(BaseStore):
@@ -132,6 +133,7 @@ class QdrantStore(BaseStore):
         self._indexes = FieldIndexes(self._backend)
         self._cache = read_cache(self._backend)
         """Reads kept while no write says otherwise: Qdrant Edge only (:mod:`._cache`)."""
+        self._gate = write_gate(self._backend)
         self._sweeper: tuple[threading.Thread, threading.Event, concurrent.futures.Future[None]] | None = None
 
     # -- construction -----------------------------------------------------------------------
@@ -263,14 +265,15 @@ class QdrantStore(BaseStore):
                 check_namespace(op.namespace, allow_empty=True)
             elif not isinstance(op, PutOp):
                 raise InvalidMemoryError("op", f"unknown operation {type(op).__name__}")
+        planned_at = self._gate.count
         puts = plan_puts(self._backend, [op for op in ops if isinstance(op, PutOp)],
                          fields=self._fields, memory_field=self.memory_field, cache=self._cache)
         queries = sorted({op.query for op in ops if isinstance(op, SearchOp) and op.query and self.embeddings})
-        return ops, puts, queries
+        return ops, puts, queries, planned_at
 
     def _execute(self, plan: _Plan, texts_vectors: list[list[float]], query_vectors: dict[str, list[float]]) -> list[Result]:
         """Reads first (they see the store as it was before the batch), then the writes."""
-        ops, puts, _ = plan
+        ops, puts, _, planned_at = plan
         dims = self.index_config["dims"] if self.index_config else None
         for vector in query_vectors.values():
             if dims is not None and len(vector) != dims:
@@ -290,24 +293,32 @@ class QdrantStore(BaseStore):
             elif isinstance(op, ListNamespacesOp):
                 results[i] = list_namespaces(self._backend, op, self._cache)
         if puts:
-            self._write(puts, texts_vectors)
+            self._write(puts, texts_vectors, planned_at)
         return results
 
-    def _write(self, puts: list[PlannedPut], texts_vectors: list[list[float]]) -> None:
-        seq = self._cache.mark() if self._cache is not None else 0
+    def _write(self, puts: list[PlannedPut], texts_vectors: list[list[float]], planned_at: int) -> None:
+        """Write planned puts (one face write at a time over this backend: see :class:`WriteGate`)."""
         dims = self.index_config["dims"] if self.index_config else None
-        logged = write_puts(self._backend, puts, texts_vectors, dims=dims, sparse=self._sparse)
-        if self._cache is not None:
-            self._cache.keep_written(seq, logged, written_items(puts),
-                                     {(p.namespace, p.key): p.value for p in puts if p.value is not None})
+        with self._gate.lock:
+            if self._gate.count != planned_at:
+                reread_previous(self._backend, puts)
+            seq = self._cache.mark() if self._cache is not None else 0
+            try:
+                logged = write_puts(self._backend, puts, texts_vectors, dims=dims, sparse=self._sparse)
+            finally:
+                self._gate.count += 1
+            if self._cache is not None:
+                self._cache.keep_written(seq, logged, written_items(puts),
+                                         {(p.namespace, p.key): p.value for p in puts if p.value is not None})
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
         if len(ops) == 1 and type(ops[0]) is PutOp:
             # A lone put or delete (what ``put`` and ``delete`` send): no reads to plan around it.
+            planned_at = self._gate.count
             puts = plan_puts(self._backend, ops, fields=self._fields, memory_field=self.memory_field, cache=self._cache)
             texts = puts[0].texts
-            self._write(puts, self.embeddings.embed_documents(texts) if texts and self.embeddings else [])
+            self._write(puts, self.embeddings.embed_documents(texts) if texts and self.embeddings else [], planned_at)
             return [None]
         plan = self._prepare(ops)
         texts = [t for put in plan[1] for t in put.texts]
@@ -333,19 +344,20 @@ class QdrantStore(BaseStore):
     # -- TTL --------------------------------------------------------------------------------
 
     def sweep_ttl(self) -> int:
-        """Delete expired items (and expired memories) now; returns how many. Reads hide
-        them already."""
+        """Delete expired items (and expired memories) now; returns how many (reads hide them already)."""
         now = time.time()
         where = Where(status=ITEM_STATUSES, expired_at=now)
         removed = 0
         while True:
-            points, _ = self._backend.scroll(where, limit=256)
-            if not points:
-                return removed
-            self._backend.delete([p.id for p in points])
-            for p in points:
-                if p.payload.get("extra_vectors"):
-                    self._backend.delete_where(Where(status=ITEM_VECTOR, fields=(("item_of", (p.id,)),)))
+            with self._gate.lock:  # no face write between reading what expired and deleting it
+                points, _ = self._backend.scroll(where, limit=256)
+                if not points:
+                    return removed
+                self._gate.count += 1
+                self._backend.delete([p.id for p in points])
+                for p in points:
+                    if p.payload.get("extra_vectors"):
+                        self._backend.delete_where(Where(status=ITEM_VECTOR, fields=(("item_of", (p.id,)),)))
             removed += len(points)
 
     async def asweep_ttl(self) -> int:

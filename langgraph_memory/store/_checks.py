@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import unicodedata
 from datetime import datetime, timedelta, timezone
 from typing import Any, Mapping
@@ -214,6 +215,30 @@ def engine_exact(value: Any) -> bool:
     if type(value) is float:
         return False
     return type(value) is not int or -(2**63) <= value < 2**64
+
+
+def engine_number(value: int) -> int | float:
+    """An integer as an engine can hold it: itself within 64 bits, else a float (what Qdrant
+    Edge makes of it), the largest finite one past a float's range (Edge's binding takes no
+    larger integer: the write failed with its bare ``TypeError``). Readers take the exact
+    copy written beside; as a float it still compares with every bound below 2**53 as the
+    integer does."""
+    if -(2**63) <= value < 2**64:
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        return sys.float_info.max if value > 0 else -sys.float_info.max
+
+
+def engine_copy(value: Any) -> Any:
+    """A copy of JSON data as the engine can hold it (:func:`engine_number` for each integer):
+    written beside its exact copy when :func:`engine_exact` says the engine changes it."""
+    if type(value) is dict:
+        return {k: engine_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [engine_copy(v) for v in value]
+    return engine_number(value) if type(value) is int else value
 
 
 def clean_query(text: str, max_chars: int = MAX_QUERY_CHARS) -> str:

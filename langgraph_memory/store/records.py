@@ -22,6 +22,7 @@ from langgraph_memory.store._checks import (
     check_metadata,
     check_number,
     check_text,
+    engine_copy,
     engine_exact,
     stored_object,
     stored_time,
@@ -382,7 +383,7 @@ def metadata_fields(metadata: Mapping[str, Any]) -> dict[str, Any]:
     metadata back as it is (Qdrant Edge: floats, integers past 64 bits), else ``None``.
     Every write of a memory's metadata writes both."""
     exact = None if engine_exact(metadata) else json.dumps(metadata, ensure_ascii=False)
-    return {"metadata": dict(metadata), "metadata_json": exact}
+    return {"metadata": dict(metadata) if exact is None else engine_copy(dict(metadata)), "metadata_json": exact}
 
 
 def _metadata(payload: Mapping[str, Any]) -> dict[str, Any]:
