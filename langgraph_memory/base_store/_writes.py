@@ -12,7 +12,6 @@ import threading
 import time
 import uuid
 import weakref
-from itertools import accumulate
 from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -40,7 +39,7 @@ from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import check_minutes
 from langgraph_memory.store._reads import history_chain
 from langgraph_memory.store.backends import Backend, StoredPoint
-from langgraph_memory.store.records import Memory, namespace_key, new_memory
+from langgraph_memory.store.records import Memory, namespace_key, new_memory, prefix_keys
 
 if TYPE_CHECKING:
     from langgraph_memory.base_store._cache import ReadCache
@@ -225,10 +224,6 @@ def _companion_id(point_id: str, i: int) -> str:
     return str(uuid.uuid5(_POINT_IDS, f"{point_id}\x00{i}"))
 
 
-def _joined(prefix: str, label: str) -> str:
-    return f"{prefix}/{label}"
-
-
 def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> dict[str, Any]:
     key = namespace_key(put.namespace)
     payload: dict[str, Any] = {}
@@ -236,7 +231,7 @@ def _item_payload(put: PlannedPut, now: float, created: float, extra: int) -> di
         payload = put.memory.to_payload()
     payload.update({
         "namespace": key,
-        "ns_prefixes": list(accumulate(key.split("/"), _joined)),  # a label's own slashes are escaped in its key
+        "ns_prefixes": prefix_keys(key),
         "status": MEMORY if put.memory is not None else ITEM,
         "item_key": put.key,
         "created_at": created,

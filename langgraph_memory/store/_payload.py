@@ -18,6 +18,7 @@ from langgraph_memory.store.records import (
     metadata_fields,
     namespace_from_key,
     namespace_key,
+    prefix_keys,
     validate_category,
     validate_content,
     validate_importance,
@@ -64,7 +65,7 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
     parts = validate_namespace(namespace_from_key(key))
     if namespace_key(parts) != key:
         raise InvalidMemoryError("namespace", f"{key!r} is not a well-formed namespace key")
-    expected = [namespace_key(parts[:i]) for i in range(1, len(parts) + 1)]
+    expected = prefix_keys(key)
     if payload.get("ns_prefixes", expected) != expected:
         raise InvalidMemoryError("ns_prefixes", f"does not match namespace {key!r} (expected {expected!r})")
     kind = validate_kind(payload.get("kind", "fact"))

@@ -17,7 +17,7 @@ from langgraph_memory.store._labels import identity_fault
 from langgraph_memory.store._rooms import MAX_NAME_CHARS, _name, check_room_count, room_name
 from langgraph_memory.store._twins import async_twin
 from langgraph_memory.store.backends import Backend, StoredPoint, Where
-from langgraph_memory.store.records import Namespace, namespace_key, validate_namespace
+from langgraph_memory.store.records import Namespace, namespace_key, prefix_keys, validate_namespace
 
 __all__ = ["EXPORT_KEY", "MEMBERS_COLLECTION", "MAX_MEMBERS", "RoomMembers", "check_members", "parse_export_line"]
 
@@ -92,8 +92,8 @@ class RoomMembers:
             self._members_backend().delete([record])
             return
         members = check_members(users)
-        payload = {"namespace": namespace_key(ns), "namespace_parts": list(ns), "status": "live",
-                   "ns_prefixes": [namespace_key(ns[:i]) for i in range(1, len(ns) + 1)],
+        key = namespace_key(ns)
+        payload = {"namespace": key, "namespace_parts": list(ns), "status": "live", "ns_prefixes": prefix_keys(key),
                    "room": name, "members": sorted(members)}
         self._members_backend().upsert([StoredPoint(record, payload)])
 

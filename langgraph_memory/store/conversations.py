@@ -28,6 +28,7 @@ from langgraph_memory.store.backends import Backend, DenseQuery, FetchQuery, Sto
 from langgraph_memory.store.records import (
     Namespace,
     namespace_key,
+    prefix_keys,
     utcnow,
     validate_namespace,
 )
@@ -154,9 +155,10 @@ class Summary:
 def _common(namespace: Namespace, source: str, thread_id: str | None, channel: str | None, when: datetime) -> dict[str, Any]:
     # namespace / ns_prefixes / status / created_at mirror the memories' payload, so the
     # same Where filters (and an erase by namespace prefix) apply to both collections.
+    key = namespace_key(namespace)
     return {
-        "namespace": namespace_key(namespace),
-        "ns_prefixes": [namespace_key(namespace[:i]) for i in range(1, len(namespace) + 1)],
+        "namespace": key,
+        "ns_prefixes": prefix_keys(key),
         "status": "live",
         "source": source,
         "thread_id": thread_id,

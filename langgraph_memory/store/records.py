@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from datetime import datetime, timedelta, timezone
 from typing import Any, Literal, Mapping, Sequence, Union
 
@@ -157,6 +158,17 @@ def namespace_key(namespace: Namespace) -> str:
     """One keyword per namespace; ``/`` and ``%`` inside parts are escaped so keys never
     collide and a key is a prefix of its children's keys."""
     return "/".join(p.replace("%", "%25").replace("/", "%2F") for p in namespace)
+
+
+def prefix_keys(key: str) -> list[str]:
+    """The keys of a namespace key's prefixes, itself last (``ns_prefixes``: what a filter by
+    namespace prefix matches). A part's own ``/`` is escaped in its key (:func:`namespace_key`),
+    so each ``/`` of the key ends a prefix."""
+    return list(accumulate(key.split("/"), _joined))
+
+
+def _joined(prefix: str, part: str) -> str:
+    return f"{prefix}/{part}"
 
 
 def namespace_from_key(key: str) -> Namespace:
@@ -312,7 +324,7 @@ class Memory:
             "namespace": key,
             # Every ancestor key, so erasing ("memories", "alice") also erases
             # ("memories", "alice", "agent-1").
-            "ns_prefixes": [namespace_key(self.namespace[:i]) for i in range(1, len(self.namespace) + 1)],
+            "ns_prefixes": prefix_keys(key),
             "kind": self.kind,
             "memory_type": self.memory_type,
             "category": self.category,
