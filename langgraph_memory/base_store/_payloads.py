@@ -28,10 +28,9 @@ import json
 from typing import Any, Mapping
 
 from langgraph_memory.base_store._items import InvalidItemTextError, InvalidItemValueError
-from langgraph_memory.store._checks import check_json_depth, engine_number
+from langgraph_memory.store._checks import check_json_depth, engine_exact, engine_number
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
-_INT_MIN, _INT_END = -(2**63), 2**64  # integers the engine keeps as integers
 _ENCODER = json.JSONEncoder(allow_nan=False, ensure_ascii=False)
 
 
@@ -76,7 +75,7 @@ def _scalars(value: dict[Any, Any], plain: bool = True) -> tuple[dict[str, Any] 
             # A float may come back a unit in the last place off, an integer past 64 bits a float.
             if kind is float:
                 whole = False
-            elif kind is int and not _INT_MIN <= v < _INT_END:
+            elif kind is int and not engine_exact(v):
                 engine[k], whole = engine_number(v), False
         elif plain:
             return None, False

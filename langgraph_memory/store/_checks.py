@@ -223,7 +223,7 @@ def engine_number(value: int) -> int | float:
     larger integer: the write failed with its bare ``TypeError``). Readers take the exact
     copy written beside; as a float it still compares with every bound below 2**53 as the
     integer does."""
-    if -(2**63) <= value < 2**64:
+    if engine_exact(value):
         return value
     try:
         return float(value)
