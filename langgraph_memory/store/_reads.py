@@ -114,7 +114,7 @@ def ranked(queries: Sequence[Query]) -> Plan[list[list[Hit]]]:
     """
     nearest = [isinstance(q, _NEAREST) for q in queries]
     asked = [
-        evolve(q, limit=q.limit + _slack(q, q.limit), exact_limit=q.limit) if near and q.exact_limit is None else q
+        evolve(q, limit=q.limit + _slack(isinstance(q, SparseQuery), q.limit), exact_limit=q.limit) if near and q.exact_limit is None else q
         for q, near in zip(queries, nearest)
     ]
     wanted = [q.exact_limit if near else q.limit for q, near in zip(asked, nearest)]
@@ -139,22 +139,22 @@ _NEAREST = (DenseQuery, SparseQuery)
 """The nearest-neighbour queries: ordered by score, so a tie may straddle their cut."""
 
 
-def _slack(query: Query | type[Query], limit: int) -> int:
-    """How many hits more than ``limit`` a nearest-neighbour query asks for."""
-    return max(limit, TIE_SLACK) if query is SparseQuery or isinstance(query, SparseQuery) else 1
+def _slack(sparse: bool, limit: int) -> int:
+    """How many hits more than ``limit`` a nearest-neighbour query (BM25 if ``sparse``) asks for."""
+    return max(limit, TIE_SLACK) if sparse else 1
 
 
 def dense_query(vector: list[float], where: Where, limit: int, payload: bool | tuple[str, ...]) -> DenseQuery:
     """``DenseQuery(vector, where, limit, payload=payload)`` as :func:`ranked` sends it (with
     its slack), built once: a turn's search sends ~10 nearest-neighbour queries, and copying
     each (:func:`evolve`) cost ~0.8 µs."""
-    return DenseQuery(vector, where, limit + _slack(DenseQuery, limit), False, payload, None, limit)
+    return DenseQuery(vector, where, limit + _slack(False, limit), False, payload, None, limit)
 
 
 def sparse_query(indices: list[int], values: list[float], where: Where, limit: int,
                  payload: bool | tuple[str, ...]) -> SparseQuery:
     """As :func:`dense_query`, for ``SparseQuery(indices, values, where, limit, payload=payload)``."""
-    return SparseQuery(indices, values, where, limit + _slack(SparseQuery, limit), False, payload, None, limit)
+    return SparseQuery(indices, values, where, limit + _slack(True, limit), False, payload, None, limit)
 
 
 def _tie_goes_on(hits: list[Hit], limit: int, fetched: int) -> bool:
