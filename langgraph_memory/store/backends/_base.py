@@ -235,6 +235,12 @@ class SparseQuery:
     """As :attr:`DenseQuery.exact_limit`."""
 
 
+def bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """What a BM25 query's scores depend on: its terms and their weights (a snapshot's key
+    to the scores it learned from the engine)."""
+    return tuple(query.indices), tuple(query.values)
+
+
 @dataclass(frozen=True)
 class FetchQuery:
     """Points matching ``where``, first by a float field (``order_by``), else in id order.

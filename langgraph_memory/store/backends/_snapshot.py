@@ -15,13 +15,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from langgraph_memory.store.backends._base import (
-    DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where,
+    DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where, bm25_key,
 )
 from langgraph_memory.store.backends._snapshot_masks import (
     _ABSENT, _DERIVE, FETCHES, FETCHES_KEPT, Masks, _strings, fields_read,
 )
 from langgraph_memory.store.backends._snapshot_points import RowObjects, fetched_hits, memory, scored_hits
-from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, cosines, settled_limit
+from langgraph_memory.store.backends._snapshot_scores import best_rows, cosines, settled_limit
 
 
 BM25_DEPTH = 128
@@ -64,7 +64,7 @@ class Snapshot(Masks):
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
         self._memo: dict[Any, Any] = {} if memo is None else memo
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
-        """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25`); every new
+        """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25_scores`); every new
         snapshot (a new sequence number) starts without."""
         self._orders: dict[Any, Any] = {}
         """Rows by score, per query vector (:mod:`._snapshot_batch`): a turn's rounds reuse them."""
@@ -144,8 +144,8 @@ class Snapshot(Masks):
                              if fields_read(same).isdisjoint(fields)}
             elif kind == "fetches":  # fetches' kept rows (:meth:`_kept_fetch`): those reading no changed field
                 memo[key] = {same: rows for same, rows in list(derived.items())
-                             if _FETCH_READS.isdisjoint(fields) and same[1] not in fields
-                             and fields_read(same[0][2]).isdisjoint(fields)}
+                             if same[1] not in fields and fields_read(same[0][2]).isdisjoint(fields)
+                             } if _FETCH_READS.isdisjoint(fields) else {}
             elif field not in fields:
                 memo[key] = derived
             elif kind == "values":
@@ -169,8 +169,6 @@ class Snapshot(Masks):
     def cosines(self, vector: Sequence[float]) -> np.ndarray:
         """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""
         return cosines(self.vectors, vector)
-
-    # -- answers -----------------------------------------------------------------------------
 
     # -- BM25: the engine scores, the snapshot filters and cuts ---------------------------
 
@@ -210,7 +208,7 @@ class Snapshot(Masks):
     # -- answers -----------------------------------------------------------------------------
 
     def answer(self, query: DenseQuery | SparseQuery | FetchQuery, masks: dict[Any, np.ndarray]) -> list[Hit] | None:
-        """``query``'s hits; a sparse query once :meth:`learn_bm25` has its scores, and
+        """``query``'s hits; a sparse query once :meth:`learn_bm25_scores` has its scores, and
         ``None`` when they do not settle it (fewer than its limit score above the cut)."""
         if isinstance(query, FetchQuery):
             kept = self._kept_fetch(query, masks)

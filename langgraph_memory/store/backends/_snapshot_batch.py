@@ -23,8 +23,8 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from langgraph_memory.store.backends._base import DenseQuery, Hit, SparseQuery
-from langgraph_memory.store.backends._snapshot_scores import bm25_key, best_rows, settled_limit
+from langgraph_memory.store.backends._base import DenseQuery, Hit, SparseQuery, bm25_key
+from langgraph_memory.store.backends._snapshot_scores import best_rows, settled_limit
 
 ORDERS_KEPT = 8
 """Orders kept per snapshot (a turn uses one or two query vectors, three with aliases)."""
@@ -143,11 +143,11 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
             if enough < len(rows) or floor <= q.min_score:  # type: ignore[union-attr]
                 floor = -np.inf  # no row left out of the order reaches the floor
             rows, ordered = rows[:enough], ordered[:enough]
-        kept = snapshot.kept(q.where, masks)[rows]
-        chosen = rows[kept][:limit]
+        keep = snapshot.kept(q.where, masks)
+        chosen = rows[keep[rows]][:limit]
         if len(chosen) < limit and floor != -np.inf:
             # A narrow filter: its best rows may lie past the prefix. Its own rows, ordered.
-            mine = np.flatnonzero(snapshot.kept(q.where, masks) & snapshot.has_dense)
+            mine = np.flatnonzero(keep & snapshot.has_dense)
             if q.min_score is not None:  # type: ignore[union-attr]
                 mine = mine[order.scores[mine] >= q.min_score]  # type: ignore[union-attr]
             chosen, _ = best_rows(mine, order.scores[mine], limit)

@@ -63,7 +63,6 @@ WHERES = ("wheres", "")
 """The memo key of the filters' kept masks: ``{conditions: mask}``."""
 WHERES_KEPT = 256
 """Filters' masks kept per snapshot at most (a turn adds one or two: its subjects)."""
-_NO_CONDITIONS = (None,) * 10 + ((), (), ())
 FETCHES = ("fetches", "")
 """The memo key of fetches' kept rows (:meth:`~._snapshot.Snapshot.answer`):
 ``{(kept_key, order_by, descending, limit): rows}``."""
@@ -76,6 +75,10 @@ def conditions(where: Where) -> tuple[Any, ...]:
     return (where.namespace_prefix, where.kinds, where.memory_types, where.categories, where.subjects,
             where.min_importance, where.created_since, where.created_until, where.expired_at,
             where.channel_scope, where.any_of, where.fields, where.ranges)
+
+
+_NO_CONDITIONS = conditions(Where())
+"""The conditions of a filter that has none but its namespace, status, ids and times."""
 
 
 def fields_read(same: tuple[Any, ...]) -> frozenset[str]:
@@ -101,6 +104,13 @@ def _readonly(mask: np.ndarray) -> np.ndarray:
     mask.flags.writeable = False
     return mask
 
+
+
+def _turn_specific(where: Where) -> bool:
+    """Whether ``where`` holds a turn's own words (subjects) or times (dated sub-filters):
+    what neither a kept mask nor a kept fetch holds."""
+    return where.subjects is not None or any(
+        sub.created_since is not None or sub.created_until is not None for sub in where.any_of)
 
 class Masks:
     """A snapshot's masks (mixed into :class:`~._snapshot.Snapshot`: its ``ids``,
@@ -139,10 +149,10 @@ class Masks:
                 out[rows] = True
         return out
 
-    def _rows_mask(self, rows: np.ndarray | None) -> np.ndarray:
+    def _rows_mask(self, rows: np.ndarray | list[int]) -> np.ndarray:
+        """A mask of this snapshot's rows holding ``rows``."""
         out = np.zeros(len(self.ids), dtype=bool)
-        if rows is not None:
-            out[rows] = True
+        out[rows] = True
         return out
 
     def floats(self, key: str) -> np.ndarray:
@@ -213,8 +223,7 @@ class Masks:
         if where.ids is not None:
             out = out & self._ids(where.ids)
         same = conditions(where)
-        if same != _NO_CONDITIONS and where.subjects is None and not any(
-                sub.created_since is not None or sub.created_until is not None for sub in where.any_of):
+        if same != _NO_CONDITIONS and not _turn_specific(where):
             wheres = self._memo.get(WHERES)
             if wheres is None:
                 wheres = self._memo[WHERES] = {}
@@ -240,16 +249,13 @@ class Masks:
         :func:`conditions`. Two such filters with one key keep the same rows. ``None``: any
         other filter."""
         if (where.namespace != self.namespace or where.alive_at is None or where.status != "live"
-                or where.ids is not None or where.subjects is not None or any(
-                    sub.created_since is not None or sub.created_until is not None for sub in where.any_of)):
+                or where.ids is not None or _turn_specific(where)):
             return None
         since = None if where.updated_since is None else bisect_left(self._sorted("updated_at"), where.updated_since)
         return bisect_right(self._sorted("expires_at"), where.alive_at), since, conditions(where)
 
     def _ids(self, ids: tuple[str, ...]) -> np.ndarray:
-        out = np.zeros(len(self.ids), dtype=bool)
-        out[[r for i in ids if (r := self.row.get(i)) is not None]] = True
-        return out
+        return self._rows_mask([r for i in ids if (r := self.row.get(i)) is not None])
 
     def _built(self, where: Where) -> np.ndarray:
         """:meth:`mask` of a filter on its namespace that is not for live memories alive at

@@ -7,9 +7,9 @@ the winners' payloads). Built anew each turn, a whole point copies its payload a
 its memory up (~1.5 µs with its hit), a bare one costs ~0.2 µs. So a row's bare point (its
 id, no payload) and its whole hit (payload, memory, score 0: what a fetch query gets) are
 built the first time a turn asks and then shared. A scored hit is still built by its
-``__init__``: filled through ``__dict__`` it is built faster, but each later read of its
-fields is ~3x slower (its attributes no longer the instance's inline values), and the
-turn lost what the build saved (measured).
+``__init__``: built by filling its attributes directly (when :class:`Hit` had no slots) it
+was faster to build, but each later read of its fields was ~3x slower, and the turn lost
+what the build saved (measured).
 
 They are kept in :class:`RowObjects`, which belongs to one snapshot version: a write that
 changes a row gives the namespace a new version whose :class:`RowObjects` no longer holds

@@ -58,7 +58,3 @@ def settled_limit(query: DenseQuery | SparseQuery) -> int:
     """How many hits ``query`` gets from a snapshot: its ``exact_limit`` when set (ties are
     settled here: a caller asking past its cut to see one needs no more), else its limit."""
     return query.limit if query.exact_limit is None else min(query.limit, query.exact_limit)
-
-
-def bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    return tuple(query.indices), tuple(query.values)

@@ -25,7 +25,7 @@ from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from langgraph_memory.store.backends._base import (
-    DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where, env_count,
+    DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where, bm25_key, env_count,
 )
 
 if TYPE_CHECKING:  # numpy loads with the first snapshot, not with the store: the CLI's `list` needs neither
@@ -300,10 +300,10 @@ def local_answers(
 ) -> tuple[list[list[Hit] | None], dict[str, Snapshot | None], dict[str, dict[Any, np.ndarray]]]:
     """Each query's hits when a snapshot can answer it (a dense or fetch query on one
     namespace), else ``None``; the snapshot of each namespace asked (``None``: none), and
-    what its answers computed (masks by ``Where``, scores by query vector), to share."""
+    what its answers computed (masks by filter object, scores by query vector), to share."""
     out: list[list[Hit] | None] = [None] * len(queries)
     found: dict[str, Snapshot | None] = {}
-    masks: dict[str, dict[Any, np.ndarray]] = {}  # per namespace: by Where, and by id() of a query vector
+    masks: dict[str, dict[Any, np.ndarray]] = {}  # per namespace: by id() of a filter and of a query vector
     if not snapshots.max_points:
         return out, found, masks
     # A search's first round (a dense query over the namespace, not over given ids) counts
@@ -348,7 +348,7 @@ def answer_batch(
     for i, q in enumerate(queries):
         if isinstance(q, SparseQuery) and q.rescore is None and (snap := held.get(q.where.namespace)) is not None:
             bm25[i] = snap
-            key = (tuple(q.indices), tuple(q.values))  # as ``_snapshot_scores.bm25_key``
+            key = bm25_key(q)
             if key not in snap._bm25 and (id(snap), key) not in wide:
                 wide[id(snap), key] = (snap, snap.bm25_query(q))
     rest = [q for i, (q, hits) in enumerate(zip(queries, local)) if hits is None and i not in bm25]

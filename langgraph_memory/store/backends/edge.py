@@ -255,8 +255,8 @@ class EdgeBackend:
         """The ids and scores of the hits of snapshots' namespace-wide BM25 queries (no
         payload, no vector, no prefetch, filters by namespace alone: never two steps)."""
         requests = [to_request(q, self._whole_namespace(q.where)) for q in queries]
-        return [([id_string(r.id) for r in rows], [r.score for r in rows])
-                for rows in self.shard.query_batch(qe.QueryBatchRequest(requests))]
+        return [to_answer(q, rows, True)
+                for q, rows in zip(queries, self.shard.query_batch(qe.QueryBatchRequest(requests)))]
 
     def _whole_namespace(self, where: Where) -> qe.Filter:
         """``where`` translated, kept per filter: a snapshot's namespace-wide filter is
