@@ -13,10 +13,11 @@ import struct
 import uuid
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from langgraph_memory.store.backends import DenseQuery, SparseQuery, StoredPoint, Where
+from langgraph_memory.store.backends import DenseQuery, FetchQuery, SparseQuery, StoredPoint, Where
 from langgraph_memory.store.backends import _base
 from langgraph_memory.store.backends._base import bm25_key, id_string, rows_of_ids
 from langgraph_memory.store.backends._snapshot import Snapshot
@@ -132,3 +133,86 @@ def test_the_turns_call_teaches_a_snapshot_what_the_general_round_s_hits_teach(e
         every, cut = snap._bm25[bm25_key(q)]
         plain_every, plain_cut = _learned_plain(snap, q, [h.point.id for h in plain], [h.score for h in plain])
         assert _bits(every) == _bits(plain_every) and cut == plain_cut
+
+
+def _answer_batch_plain(snapshots, queries, snapshot_of, engine_batch):
+    """``_snapshots.answer_batch`` as it was spelled before its one pass over the batch."""
+    from langgraph_memory.store.backends._snapshot_batch import answer_nearest
+    from langgraph_memory.store.backends._snapshots import local_answers
+
+    local, held, masks = local_answers(snapshots, queries, snapshot_of)
+    bm25, wide = {}, {}
+    for i, q in enumerate(queries):
+        if isinstance(q, SparseQuery) and q.rescore is None and (snap := held.get(q.where.namespace)) is not None:
+            bm25[i] = snap
+            key = bm25_key(q)
+            if key not in snap._bm25 and (id(snap), key) not in wide:
+                wide[id(snap), key] = (snap, snap.bm25_query(q))
+    rest = [q for i, (q, hits) in enumerate(zip(queries, local)) if hits is None and i not in bm25]
+    scores_only = [query for _, query in wide.values()]
+    asked = rest + scores_only
+    answers = engine_batch(asked, scores_only) if asked else []
+    for (snap, query), (ids, scores) in zip(wide.values(), answers[len(rest):]):
+        snap.learn_bm25_scores(query, ids, scores)
+    engine = iter(answers[: len(rest)])
+    settled = {}
+    if bm25:
+        by_snapshot = {}
+        for i, snap in bm25.items():
+            by_snapshot.setdefault(id(snap), []).append((i, queries[i]))
+        for mine in by_snapshot.values():
+            snap = bm25[mine[0][0]]
+            settled.update(answer_nearest(snap, mine, masks.setdefault(snap.namespace, {})))
+    out = [settled[i] if i in bm25 else next(engine) if hits is None else hits
+           for i, (q, hits) in enumerate(zip(queries, local))]
+    late = [i for i, hits in enumerate(out) if hits is None]
+    for i, hits in zip(late, engine_batch([queries[i] for i in late]) if late else []):
+        out[i] = hits
+    return out
+
+
+@pytest.fixture(scope="module")
+def three_namespaces(engine):
+    """Two namespaces held as snapshots, and one the engine alone answers (searched once)."""
+    # Weights apart and vectors apart: the engine orders equal scores as it likes, and
+    # the lists it answers (late, or alone) are compared as they come.
+    held = [_held_namespace(engine, [{t: 1.0 + n / 64, (t + n) % 6 + 1: 0.5 + n / 256}
+                                     for n, t in enumerate([1, 2, 3, 4, 5, 6] * 4)])[0] for _ in range(2)]
+    alone = f"learn-{next(_names)}"
+    engine.upsert([StoredPoint(str(uuid.uuid4()), {"namespace": alone, "status": "live", "content": "x"},
+                               [1.0, n / 4] + [0.0] * (DIM - 2), ([t, 7], [1.0 + n / 8, 1.0]))
+                   for n, t in enumerate((1, 2, 3, 1))])
+    return held + [alone]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(asks=st.lists(st.tuples(st.sampled_from(["dense", "bm25", "bm25-rescored", "fetch"]), st.integers(0, 2),
+                               query_terms, st.integers(1, 12), st.booleans()), min_size=1, max_size=8),
+       depth=st.sampled_from([3, 128]))
+def test_one_pass_answer_batch_answers_as_the_former_spelling(engine, three_namespaces, asks, depth, monkeypatch):
+    # Any mix of lists the snapshots answer, BM25 lists they cut from the engine's scores
+    # (a shallow depth leaves some unsettled: the engine answers them late), and queries
+    # only the engine answers (a namespace without snapshot, a rescored BM25 list).
+    from langgraph_memory.store.backends import _snapshot, _snapshots
+
+    monkeypatch.setattr(_snapshot, "BM25_DEPTH", depth)
+    queries = []
+    vector = [0.6, 0.8] + [0.0] * (DIM - 2)
+    for kind, n, terms, limit, live in asks:
+        where = Where(namespace=three_namespaces[n], status="live" if live else None)
+        if kind == "dense":
+            queries.append(DenseQuery(vector, where, limit, payload=False))
+        elif kind == "fetch":
+            queries.append(FetchQuery(where, limit, order_by="importance" if live else None))
+        else:
+            queries.append(SparseQuery(terms, [1.0] * len(terms), where, limit, payload=False,
+                                       rescore=vector if kind == "bm25-rescored" else None))
+
+    def answers(answer_batch):
+        for snap in engine._snapshots._held.values():
+            snap._bm25.clear()
+            snap._orders.clear()
+        got = answer_batch(engine._snapshots, queries, engine._snapshot, engine._engine_batch)
+        return [[(h.point.id, h.score) for h in hits] for hits in got]
+
+    assert answers(_snapshots.answer_batch) == answers(_answer_batch_plain)
