@@ -59,6 +59,16 @@ def id_string(point_id: Any) -> str:
     return found
 
 
+def rows_of_ids(point_ids: Sequence[Any], rows: dict[str, int], absent: int) -> list[int]:
+    """``rows[id_string(i)]`` for each of ``point_ids`` (``absent`` for an id it lacks):
+    :func:`id_string`'s cache read inline, no call per id (a BM25 turn maps ~45 hits)."""
+    known, row = _ID_STRINGS.get, rows.get
+    try:
+        return [row(known(i.int) or id_string(i), absent) for i in point_ids]
+    except AttributeError:  # an id that is no ``uuid.UUID`` (an integer; a string already)
+        return [row(id_string(i), absent) for i in point_ids]
+
+
 @dataclass
 class StoredPoint:
     id: str

@@ -109,9 +109,10 @@ def to_request(q: Query, flt: qe.Filter) -> qe.QueryRequest:
 
 
 def to_answer(q: Query, rows: list[Any], scores_only: bool) -> Any:
-    """The engine's ``rows`` for ``q``: hits, or (``scores_only``) the ids and the scores."""
+    """The engine's ``rows`` for ``q``: hits, or (``scores_only``) the ids as the engine
+    gives them (``uuid.UUID``: :meth:`Snapshot.learn_bm25_scores` reads them) and the scores."""
     if scores_only:
-        return [id_string(r.id) for r in rows], [r.score for r in rows]
+        return [r.id for r in rows], [r.score for r in rows]
     if q.payload is False and not q.with_vectors and not isinstance(q, FetchQuery):
         # A candidate list (no payload, no vector) needs the id and score only.
         return [Hit(StoredPoint(id_string(r.id), {}), float(r.score)) for r in rows]

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from langgraph_memory.store.backends._base import (
-    DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where, bm25_key,
+    DenseQuery, ExactHits, FetchQuery, Hit, SparseQuery, StoredPoint, Where, bm25_key, rows_of_ids,
 )
 from langgraph_memory.store.backends._snapshot_masks import (
     _ABSENT, _DERIVE, FETCHES, FETCHES_KEPT, Masks, _strings, fields_read,
@@ -192,24 +192,21 @@ class Snapshot(Masks):
         """:meth:`learn_bm25_scores` of the engine's hits."""
         self.learn_bm25_scores(asked, [h.point.id for h in hits], [h.score for h in hits])
 
-    def learn_bm25_scores(self, asked: SparseQuery, ids: list[str], scores: list[float]) -> None:
-        """Keep the engine's answer to :meth:`bm25_query` ``asked`` (the ``ids`` it returned,
-        best first, and their ``scores``): each row's score, ``nan`` for a row it did not
-        return. Fewer hits than asked: those rows share no term with the query; else they
-        score at most the last hit's score (the cut). Valid as long as this snapshot is: a
-        write anywhere in the shard gives the namespace a new one."""
-        every = np.full(len(self.ids), np.nan)
-        row = self.row
-        rows = [row.get(i, -1) for i in ids]
-        mine = scores
-        if -1 in rows:  # a point written since this snapshot was brought up to date
-            pairs = [(r, s) for r, s in zip(rows, scores) if r >= 0]
-            rows, mine = [r for r, _ in pairs], [s for _, s in pairs]
-        every[rows] = mine
+    def learn_bm25_scores(self, asked: SparseQuery, ids: Sequence[Any], scores: list[float]) -> None:
+        """Keep the engine's answer to :meth:`bm25_query` ``asked`` (the ids it returned,
+        best first, as it gives them or as strings, and their ``scores``): each row's score,
+        ``nan`` for a row it did not return. Fewer hits than asked: those rows share no term
+        with the query; else they score at most the last hit's score (the cut). Valid as long
+        as this snapshot is: a write anywhere in the shard gives the namespace a new one."""
+        n = len(self.ids)
+        # One row past the last takes the ids it does not hold (points written since it was
+        # brought up to date): one write, no filtering of the lists.
+        every = np.full(n + 1, np.nan)
+        every[rows_of_ids(ids, self.row, n)] = scores
         if len(self._bm25) >= 16:
             self._bm25.clear()
-        cut = min(scores) if ids and len(self.ids) > len(ids) >= asked.limit else None
-        self._bm25[bm25_key(asked)] = (every, cut)
+        cut = min(scores) if ids and n > len(ids) >= asked.limit else None
+        self._bm25[bm25_key(asked)] = (every[:n], cut)
 
     # -- answers -----------------------------------------------------------------------------
 

@@ -343,35 +343,36 @@ def answer_batch(
     every list of that vector from those scores (a hybrid search's later rounds too);
     a list those scores do not settle goes to the engine in a second call."""
     local, held, masks = local_answers(snapshots, queries, snapshot_of)
-    bm25: dict[int, Snapshot] = {}  # the queries a snapshot answers from the engine's scores
+    out: list[list[Hit] | None] = list(local)
+    rest: list[int] = []  # the queries the engine answers
+    bm25: dict[int, tuple[Snapshot, list[tuple[int, SparseQuery]]]] = {}  # per snapshot, the lists it cuts
     wide: dict[Any, tuple[Snapshot, SparseQuery]] = {}  # the namespace-wide queries to ask
     for i, q in enumerate(queries):
+        if local[i] is not None:
+            continue
         if isinstance(q, SparseQuery) and q.rescore is None and (snap := held.get(q.where.namespace)) is not None:
-            bm25[i] = snap
+            mine = bm25.get(id(snap))
+            if mine is None:
+                mine = bm25[id(snap)] = (snap, [])
+            mine[1].append((i, q))
             key = bm25_key(q)
             if key not in snap._bm25 and (id(snap), key) not in wide:
                 wide[id(snap), key] = (snap, snap.bm25_query(q))
-    rest = [q for i, (q, hits) in enumerate(zip(queries, local)) if hits is None and i not in bm25]
+        else:
+            rest.append(i)
     scores_only = [query for _, query in wide.values()]
-    asked = rest + scores_only
+    asked = [queries[i] for i in rest] + scores_only
     answers = engine_batch(asked, scores_only) if asked else []
+    for i, hits in zip(rest, answers):
+        out[i] = hits
     for (snap, query), (ids, scores) in zip(wide.values(), answers[len(rest):]):
         snap.learn_bm25_scores(query, ids, scores)
-    engine = iter(answers[: len(rest)])
-    settled: dict[int, list[Hit] | None] = {}
     if bm25:
         from langgraph_memory.store.backends._snapshot_batch import answer_nearest
 
-        by_snapshot: dict[int, list[tuple[int, SparseQuery]]] = {}
-        for i, snap in bm25.items():
-            by_snapshot.setdefault(id(snap), []).append((i, queries[i]))  # type: ignore[arg-type]
-        for mine in by_snapshot.values():
-            snap = bm25[mine[0][0]]
-            settled.update(answer_nearest(snap, mine, masks.setdefault(snap.namespace, {})))
-    out: list[list[Hit] | None] = [
-        settled[i] if i in bm25 else next(engine) if hits is None else hits
-        for i, (q, hits) in enumerate(zip(queries, local))
-    ]
+        for snap, mine in bm25.values():
+            for i, hits in answer_nearest(snap, mine, masks.setdefault(snap.namespace, {})).items():
+                out[i] = hits
     # BM25 lists the best scores of a large namespace do not settle: the engine's own answer.
     late = [i for i, hits in enumerate(out) if hits is None]
     for i, hits in zip(late, engine_batch([queries[i] for i in late]) if late else []):
