@@ -91,7 +91,11 @@ class Snapshot(Masks):
         (else those rows keep theirs: only payloads changed)."""
         found = {p.id: p for p in points if p.payload.get("namespace") == self.namespace}
         if len(found) == len(dirty) and all(i in self.row for i in dirty):
-            return self._changed(seq, found, vectors)
+            rows = {self.row[i]: p.payload for i, p in found.items()}
+            fields = {k for r, payload in rows.items() for old in (self.payloads[r],)
+                      for k in old.keys() | payload.keys() if old.get(k, _ABSENT) != payload.get(k, _ABSENT)}
+            dense, has_dense = self._dense_of(found) if vectors else (self.vectors, self.has_dense)
+            return self._changed(seq, rows, fields, dense, has_dense, self.objects.without(rows))
         if not vectors:
             # Re-read without vectors: only payload changes and deletions, of rows it holds.
             for p in found.values():
@@ -104,33 +108,58 @@ class Snapshot(Masks):
         rows.sort()
         sources = (self, fresh)
         take = [(sources[s], r) for _, s, r in rows]
-        vectors = np.stack([src.vectors[r] for src, r in take]) if take else self.vectors[:0]
+        dense = np.stack([src.vectors[r] for src, r in take]) if take else self.vectors[:0]
         return Snapshot(
             self.namespace, seq, [src.ids[r] for src, r in take], [src.payloads[r] for src, r in take],
-            vectors, np.array([src.has_dense[r] for src, r in take], dtype=bool),
+            dense, np.array([src.has_dense[r] for src, r in take], dtype=bool),
             RowObjects.taken([(src.objects, r) for src, r in take]),
         )
 
-    def _changed(self, seq: int, points: dict[str, StoredPoint], with_vectors: bool) -> "Snapshot":
-        """The same rows, some rewritten (the common write: a payload change, such as the
-        access counts the post-hook records each turn): what was derived from the other
-        rows is kept, and only the fields that changed are derived again."""
-        rows = {self.row[i]: p for i, p in points.items()}
-        payloads = list(self.payloads)
+    def with_patches(self, seq: int, patches: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> "Snapshot":
+        """This snapshot with ``set_payload`` writes of plain values to rows it holds
+        applied as the engine applies them (top-level keys), oldest first, without reading
+        the engine (:func:`._snapshots.concerning`): the post-hook's access counts, every
+        turn. Only the keys a patch set are compared, not every key of the rows."""
+        rows: dict[int, dict[str, Any]] = {}
+        keys: dict[int, set[str]] = {}
+        for ids, patch in patches:
+            for i in ids:
+                r = self.row[i]
+                payload = rows.get(r)
+                if payload is None:
+                    payload = rows[r] = dict(self.payloads[r])
+                    keys[r] = set()
+                payload.update(patch)
+                keys[r].update(patch)
+        # Compared by type too: a row none of whose values changed keeps its objects as they are.
+        changed = {r: {k for k in keys[r] if type(old := self.payloads[r].get(k, _ABSENT)) is not type(new := payload[k])
+                       or old != new} for r, payload in rows.items()}
+        return self._changed(seq, rows, set().union(*changed.values()), self.vectors, self.has_dense,
+                             self.objects.rewritten(changed, rows))
+
+    def _dense_of(self, points: dict[str, StoredPoint]) -> tuple[np.ndarray, np.ndarray]:
+        """The dense vectors and which rows have one, with ``points`` (rows it holds, read
+        with their vectors) in their rows: these arrays when no vector changed."""
         vectors, has_dense = self.vectors, self.has_dense
         dim = vectors.shape[1]
-        fields: set[str] = set()
-        for r, p in rows.items():
-            old = self.payloads[r]
-            fields.update(k for k in old.keys() | p.payload.keys() if old.get(k, _ABSENT) != p.payload.get(k, _ABSENT))
-            payloads[r] = p.payload
-            if not with_vectors:
-                continue
+        for i, p in points.items():
+            r = self.row[i]
             dense_ok = p.dense is not None and len(p.dense) == dim
             if dense_ok != bool(has_dense[r]) or (dense_ok and not np.array_equal(vectors[r], np.float32(p.dense))):
                 if vectors is self.vectors:
                     vectors, has_dense = vectors.copy(), has_dense.copy()
                 vectors[r], has_dense[r] = (p.dense, True) if dense_ok else (0.0, False)
+        return vectors, has_dense
+
+    def _changed(self, seq: int, rows: dict[int, dict[str, Any]], fields: set[str], vectors: np.ndarray,
+                 has_dense: np.ndarray, objects: RowObjects) -> "Snapshot":
+        """The same rows, some rewritten (the common write: a payload change, such as the
+        access counts the post-hook records each turn): ``rows``' new payloads, in which
+        ``fields`` changed, and the ``objects`` of the new version. What was derived from
+        the other rows is kept, and only the fields that changed are derived again."""
+        payloads = list(self.payloads)
+        for r, payload in rows.items():
+            payloads[r] = payload
         memo: dict[Any, Any] = {}
         # A copy: the memo is shared with this snapshot's readers (and with its ``at`` twins),
         # whose masks (``_live_at``, ``_cached``) land in it from other threads meanwhile.
@@ -163,8 +192,7 @@ class Snapshot(Masks):
                 derived.flags.writeable = kind != "match"  # a mask is shared read-only
                 memo[key] = derived
             # else (sorted values and rows, masks by time): built again when asked
-        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, self.objects.without(rows),
-                        self.row, memo)
+        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, objects, self.row, memo)
 
     def cosines(self, vector: Sequence[float]) -> np.ndarray:
         """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""

@@ -161,15 +161,6 @@ def concerning(
     return out, vectors, None if patches is None else patches[::-1]
 
 
-def _patched_points(snapshot: Snapshot, dirty: set[str], patches: list[tuple[list[str], dict[str, Any]]]) -> list[StoredPoint]:
-    """The ``dirty`` rows with ``patches`` applied as ``set_payload`` does (top-level keys)."""
-    payloads = {i: dict(snapshot.payloads[snapshot.row[i]]) for i in dirty}
-    for ids, patch in patches:
-        for i in ids:
-            payloads[i].update(patch)
-    return [StoredPoint(i, payload) for i, payload in payloads.items()]
-
-
 class Snapshots:
     """The snapshots of one shard, least recently used dropped first, and its write log."""
 
@@ -250,8 +241,8 @@ class Snapshots:
                             self._held[namespace] = snap
                 return snap
             if dirty is not None and len(dirty) <= max(64, len(snap.ids) // 4):
-                points = _patched_points(snap, dirty, patches) if patches is not None else read_ids(sorted(dirty), vectors)
-                fresh: Snapshot | None = snap.patched(seq, points, dirty, vectors and patches is None)
+                fresh: Snapshot | None = snap.with_patches(seq, patches) if patches is not None else snap.patched(
+                    seq, read_ids(sorted(dirty), vectors), dirty, vectors)
             else:
                 fresh = self._read(namespace, read_all, dim)
         else:
@@ -271,6 +262,28 @@ class Snapshots:
                 self._sizes.pop(dropped, None)
                 self._reads.pop(dropped, None)  # searched again as often before it is read whole again
         return fresh
+
+    def forward(self, ids: Iterable[str]) -> None:
+        """Bring each held snapshot holding one of ``ids`` up to date, in the thread that
+        just wrote plain values to them and logged it (the post-hook's access counts, in
+        the background): the next read of the namespace then finds it current and pays
+        nothing for the write. Not when a write since needs the engine read (:meth:`get`
+        does that). A read meanwhile brings it up to date itself: the newer one stays."""
+        ids = frozenset(ids)
+        with self._lock:
+            mine = [snap for snap in self._held.values() if not snap.row.keys().isdisjoint(ids)]
+        for snap in mine:
+            seq, writes = self.log.since(snap.seq)
+            if writes is None:
+                continue
+            dirty, _, patches = concerning(snap, writes)
+            if patches is None or not dirty or len(dirty) > max(64, len(snap.ids) // 4):
+                continue
+            fresh = snap.with_patches(seq, patches)
+            with self._lock:
+                held = self._held.get(snap.namespace)
+                if held is not None and held.seq < seq:
+                    self._held[snap.namespace] = fresh
 
     def _full_of_recent(self) -> bool:
         """Whether reading another namespace would drop a snapshot used within :data:`RECENT_S`."""

@@ -327,6 +327,8 @@ class EdgeBackend:
             plain = not moved and plain_patch(payload)
             self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload), ids,
                          None if moved else (), moved, payload if plain else None)
+            if plain:
+                self._snapshots.forward(ids)
 
     @engine_call
     def set_payloads(self, updates: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> None:
@@ -347,6 +349,7 @@ class EdgeBackend:
         finally:  # one that failed may have been applied in part: its ids are then read again
             tried = {i for ids, _ in updates[: len(done) + 1] for i in ids}
             self._snapshots.log.wrote(tried, (), False, tuple(done) if len(done) == len(updates) else None)
+        self._snapshots.forward(tried)
 
     @engine_call
     def delete(self, ids: Sequence[str]) -> None:
