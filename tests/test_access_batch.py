@@ -83,9 +83,14 @@ def test_a_batch_is_one_log_entry_that_a_snapshot_applies_as_the_engine_did(tmp_
         stored = {p.id: p.payload for p in backend.retrieve(IDS)}
         fresh = snapshot.with_patches(seq, patches)
         assert {i: fresh.payloads[fresh.row[i]] for i in IDS} == stored
-        # A value a snapshot cannot apply (a list): every write goes alone, read back by id.
+        # A value a snapshot cannot apply (a list, a float): still one entry, its points read back by id.
         backend.set_payloads([([IDS[3]], {"a": [1, 2]}), ([IDS[0]], {"a": 4})])
-        assert len(backend._snapshots.log.since(seq)[1]) == 2
+        backend.set_payloads([([IDS[1]], {"a": 0.1})])
+        assert backend._snapshots.log.since(seq)[1] == [(frozenset({IDS[1]}), frozenset(), False, None),
+                                                        (frozenset({IDS[0], IDS[3]}), frozenset(), False, None)]
+        # Moving points to another namespace: one write each, as set_payload logs them.
+        backend.set_payloads([([IDS[3]], {"namespace": "elsewhere"}), ([IDS[0]], {"a": 5})])
+        assert len(backend._snapshots.log.since(seq)[1]) == 4
     finally:
         backend.close()
 

@@ -10,7 +10,7 @@ turn is filtered and cut from those scores. :mod:`._snapshots` keeps snapshots f
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -35,6 +35,19 @@ _FETCH_READS = frozenset(("namespace", "status", "expires_at", "updated_at"))
 """The fields a kept fetch's filter reads besides its conditions (:meth:`Masks.kept_key`)."""
 
 _WHOLE: dict[str, Where] = {}
+_READS: dict[tuple[Any, ...], frozenset[str]] = {}
+
+
+def _reads(same: tuple[Any, ...]) -> frozenset[str]:
+    """:func:`fields_read` of kept conditions ``same`` (a kept key: hashable), once: a
+    write's carry-over (:meth:`Snapshot._changed`) asks it of every kept filter, every turn."""
+    found = _READS.get(same)
+    if found is None:
+        if len(_READS) >= 4096:
+            _READS.clear()
+        found = _READS[same] = fields_read(same)
+    return found
+
 
 
 def _whole_namespace(namespace: str) -> Where:
@@ -46,6 +59,12 @@ def _whole_namespace(namespace: str) -> Where:
             _WHOLE.clear()
         found = _WHOLE[namespace] = Where(namespace=namespace, status=None)
     return found
+
+
+def _differing(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str]) -> set[str]:
+    """The ``keys`` whose value differs from ``old`` to ``new``, by type too (``1`` is not
+    ``1.0``): a row none of whose values changed keeps the objects built from it."""
+    return {k for k in keys if type(was := old.get(k, _ABSENT)) is not type(now := new.get(k, _ABSENT)) or was != now}
 
 
 class Snapshot(Masks):
@@ -92,10 +111,11 @@ class Snapshot(Masks):
         found = {p.id: p for p in points if p.payload.get("namespace") == self.namespace}
         if len(found) == len(dirty) and all(i in self.row for i in dirty):
             rows = {self.row[i]: p.payload for i, p in found.items()}
-            fields = {k for r, payload in rows.items() for old in (self.payloads[r],)
-                      for k in old.keys() | payload.keys() if old.get(k, _ABSENT) != payload.get(k, _ABSENT)}
+            changed = {r: _differing(self.payloads[r], payload, self.payloads[r].keys() | payload.keys())
+                       for r, payload in rows.items()}
             dense, has_dense = self._dense_of(found) if vectors else (self.vectors, self.has_dense)
-            return self._changed(seq, rows, fields, dense, has_dense, self.objects.without(rows))
+            return self._changed(seq, rows, set().union(*changed.values()), dense, has_dense,
+                                 self.objects.rewritten(changed, rows))
         if not vectors:
             # Re-read without vectors: only payload changes and deletions, of rows it holds.
             for p in found.values():
@@ -131,9 +151,7 @@ class Snapshot(Masks):
                     keys[r] = set()
                 payload.update(patch)
                 keys[r].update(patch)
-        # Compared by type too: a row none of whose values changed keeps its objects as they are.
-        changed = {r: {k for k in keys[r] if type(old := self.payloads[r].get(k, _ABSENT)) is not type(new := payload[k])
-                       or old != new} for r, payload in rows.items()}
+        changed = {r: _differing(self.payloads[r], payload, keys[r]) for r, payload in rows.items()}
         return self._changed(seq, rows, set().union(*changed.values()), self.vectors, self.has_dense,
                              self.objects.rewritten(changed, rows))
 
@@ -170,10 +188,10 @@ class Snapshot(Masks):
                     memo[key] = derived
             elif kind == "wheres":  # filters' kept masks (:meth:`Masks.mask`): those reading no changed field
                 memo[key] = {same: kept for same, kept in list(derived.items())  # (other threads add to it)
-                             if fields_read(same).isdisjoint(fields)}
+                             if _reads(same).isdisjoint(fields)}
             elif kind == "fetches":  # fetches' kept rows (:meth:`_kept_fetch`): those reading no changed field
                 memo[key] = {same: rows for same, rows in list(derived.items())
-                             if same[1] not in fields and fields_read(same[0][2]).isdisjoint(fields)
+                             if same[1] not in fields and _reads(same[0][2]).isdisjoint(fields)
                              } if _FETCH_READS.isdisjoint(fields) else {}
             elif field not in fields:
                 memo[key] = derived

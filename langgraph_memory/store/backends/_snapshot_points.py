@@ -13,7 +13,8 @@ what the build saved (measured).
 
 They are kept in :class:`RowObjects`, which belongs to one snapshot version: a write that
 changes a row gives the namespace a new version whose :class:`RowObjects` no longer holds
-that row's (:meth:`RowObjects.without`), and a version with rows added or removed starts
+that row's whole hit, nor its memory unless only access counts changed (then copied with
+them, :meth:`RowObjects.rewritten`), and a version with rows added or removed starts
 from the objects of the rows it keeps (:meth:`RowObjects.taken`). So nothing built from a
 row outlives the row as read, and a snapshot holds only its own namespace's rows.
 
@@ -70,21 +71,13 @@ class RowObjects:
         self.bare: list[StoredPoint | None] = [None] * rows
         self.whole: list[Hit | None] = [None] * rows
 
-    def without(self, rows: Iterable[int]) -> "RowObjects":
-        """A copy for the next version of the same rows, with ``rows`` (rewritten) forgotten."""
-        out = _new(RowObjects)
-        out.memories, out.bare, out.whole = list(self.memories), list(self.bare), list(self.whole)
-        for r in rows:
-            out.memories[r] = out.bare[r] = out.whole[r] = None
-        return out
-
     def rewritten(self, changed: dict[int, set[str]], payloads: dict[int, dict[str, Any]]) -> "RowObjects":
-        """A copy for the next version of the same rows, some given plain values in place
-        (the post-hook's access counts): ``changed``, each such row's fields whose value
-        changed; ``payloads``, their new payloads. A row's bare point (its id) stays; a row
-        where only access counts and vitality changed keeps its memory with those read
-        again (~1.5 µs, building it again ~8); its whole hit holds the old payload: built
-        again when asked. A row with nothing changed keeps all."""
+        """A copy for the next version of the same rows, some rewritten: ``changed``, each
+        such row's fields whose value changed; ``payloads``, their new payloads. A row's
+        bare point (its id) stays; a row where only access counts and vitality changed (the
+        post-hook's write, each turn) keeps its memory with those read again (~1.5 µs,
+        building it again ~8); its whole hit holds the old payload: built again when asked.
+        A row with nothing changed keeps all."""
         from langgraph_memory.store.records import BOOKKEEPING_KEYS
 
         out = _new(RowObjects)
