@@ -73,11 +73,11 @@ class Snapshot(Masks):
     def __init__(
         self, namespace: str, seq: int, ids: list[str], payloads: list[dict[str, Any]],
         vectors: np.ndarray, has_dense: np.ndarray, objects: RowObjects | None = None,
-        row: dict[str, int] | None = None, memo: dict[Any, Any] | None = None,
+        row: dict[str, int] | None = None, memo: dict[Any, Any] | None = None, all_dense: bool | None = None,
     ) -> None:
         self.namespace, self.seq = namespace, seq
         self.ids, self.payloads, self.vectors, self.has_dense = ids, payloads, vectors, has_dense
-        self.all_dense = bool(has_dense.all())
+        self.all_dense = bool(has_dense.all()) if all_dense is None else all_dense
         self.objects = RowObjects(len(ids)) if objects is None else objects
         """Memories, points and hits built from the rows (:mod:`._snapshot_points`)."""
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
@@ -91,7 +91,7 @@ class Snapshot(Masks):
     def at(self, seq: int) -> "Snapshot":
         """The same rows, current as of ``seq`` (no write since concerned them)."""
         return Snapshot(self.namespace, seq, self.ids, self.payloads, self.vectors, self.has_dense,
-                        self.objects, self.row, self._memo)
+                        self.objects, self.row, self._memo, self.all_dense)
 
     @classmethod
     def of(cls, namespace: str, seq: int, points: Sequence[StoredPoint], dim: int) -> "Snapshot":
@@ -210,7 +210,8 @@ class Snapshot(Masks):
                 derived.flags.writeable = kind != "match"  # a mask is shared read-only
                 memo[key] = derived
             # else (sorted values and rows, masks by time): built again when asked
-        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, objects, self.row, memo)
+        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, objects, self.row, memo,
+                        self.all_dense if has_dense is self.has_dense else None)
 
     def cosines(self, vector: Sequence[float]) -> np.ndarray:
         """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""

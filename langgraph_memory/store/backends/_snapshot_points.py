@@ -74,10 +74,12 @@ class RowObjects:
     def rewritten(self, changed: dict[int, set[str]], payloads: dict[int, dict[str, Any]]) -> "RowObjects":
         """A copy for the next version of the same rows, some rewritten: ``changed``, each
         such row's fields whose value changed; ``payloads``, their new payloads. A row's
-        bare point (its id) stays; a row where only access counts and vitality changed (the
+        bare point (its id) stays. A row where only access counts and vitality changed (the
         post-hook's write, each turn) keeps its memory with those read again (~1.5 µs,
-        building it again ~8); its whole hit holds the old payload: built again when asked.
-        A row with nothing changed keeps all."""
+        building it again ~8) and, if it had one, a whole hit of its new payload (built
+        here: the writing thread brings snapshots up to date, the next turn reads them).
+        Any other rewritten row's objects are built again when asked. A row with nothing
+        changed keeps all."""
         from langgraph_memory.store.records import BOOKKEEPING_KEYS
 
         out = _new(RowObjects)
@@ -85,15 +87,15 @@ class RowObjects:
         for r, fields in changed.items():
             if not fields:
                 continue
-            out.whole[r] = None
-            found = out.memories[r]
+            found, whole = out.memories[r], out.whole[r]
+            out.memories[r] = out.whole[r] = None
             if found and fields <= BOOKKEEPING_KEYS:
                 try:
-                    out.memories[r] = found.with_bookkeeping(payloads[r])
+                    found = out.memories[r] = found.with_bookkeeping(payloads[r])
                 except Exception:  # built again when asked: it then fails as the plain path does
-                    out.memories[r] = None
-            else:
-                out.memories[r] = None
+                    continue
+                if whole is not None:
+                    out.whole[r] = _whole_hit(whole.point.id, payloads[r], found)
         return out
 
     @staticmethod
@@ -146,13 +148,18 @@ def _bare(snapshot: Any, row: int) -> StoredPoint:
     return found
 
 
+def _whole_hit(point_id: str, payload: dict[str, Any], memory: Any) -> Hit:
+    """A fetch's hit of a row (score 0), its payload read-only, with its memory."""
+    shared = StoredPoint(point_id, ReadOnlyPayload(payload))
+    shared.memory = memory
+    return Hit(shared, 0.0)
+
+
 def _whole(snapshot: Any, row: int) -> Hit:
     whole = snapshot.objects.whole
     found = whole[row]
     if found is None:
-        shared = StoredPoint(snapshot.ids[row], ReadOnlyPayload(snapshot.payloads[row]))
-        shared.memory = memory(snapshot, row)
-        found = whole[row] = Hit(shared, 0.0)
+        found = whole[row] = _whole_hit(snapshot.ids[row], snapshot.payloads[row], memory(snapshot, row))
     return found
 
 
