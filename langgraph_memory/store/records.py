@@ -374,23 +374,12 @@ class Memory:
             supersedes=tuple(payload.get("supersedes") or ()),
             superseded_by=payload.get("superseded_by"),
             metadata=_metadata(payload),
-            **_bookkeeping(payload),
+            **bookkeeping_fields(payload),
             links=tuple(dict(link) for link in payload.get("links") or ()),
             channel=payload.get("channel"),
             forgotten_at=_dt(payload.get("forgotten_at")),
             forgotten_reason=payload.get("forgotten_reason"),
         )
-
-    def with_bookkeeping(self, payload: Mapping[str, Any]) -> "Memory":
-        """This memory with the fields of :data:`BOOKKEEPING_KEYS` read again from
-        ``payload`` as :meth:`from_payload` reads them, the others kept: a snapshot's
-        memory after the post-hook's access counts, each turn. Copied without ``__init__``
-        (~1.5 µs; :meth:`evolve` ~7, :meth:`from_payload` ~8)."""
-        out = object.__new__(Memory)
-        out.__dict__.update(self.__dict__)
-        out.__dict__.update(_bookkeeping(payload))
-        out.__post_init__()
-        return out
 
     def evolve(self, **changes: Any) -> "Memory":
         return replace(self, **changes)
@@ -400,9 +389,9 @@ BOOKKEEPING_KEYS = frozenset(("last_accessed_at", "access_count", "injection_cou
 """The payload keys ``MemoryStore.record_access`` writes: a memory's use, not its fact."""
 
 
-def _bookkeeping(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """The :class:`Memory` fields read from :data:`BOOKKEEPING_KEYS` (``vitality_at`` is
-    the payload's alone)."""
+def bookkeeping_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The :class:`Memory` fields :meth:`Memory.from_payload` reads from
+    :data:`BOOKKEEPING_KEYS` (``vitality_at`` is the payload's alone)."""
     vitality = payload.get("vitality")
     return {
         "last_accessed_at": _dt(payload.get("last_accessed_at")),

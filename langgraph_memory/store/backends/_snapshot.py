@@ -135,7 +135,7 @@ class Snapshot(Masks):
             RowObjects.taken([(src.objects, r) for src, r in take]),
         )
 
-    def with_patches(self, seq: int, patches: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> "Snapshot":
+    def with_patches(self, seq: int, patches: Iterable[tuple[Iterable[str], dict[str, Any]]]) -> "Snapshot":
         """This snapshot with ``set_payload`` writes of plain values to rows it holds
         applied as the engine applies them (top-level keys), oldest first, without reading
         the engine (:func:`._snapshots.concerning`): the post-hook's access counts, every

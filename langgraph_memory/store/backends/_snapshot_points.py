@@ -91,7 +91,7 @@ class RowObjects:
             out.memories[r] = out.whole[r] = None
             if found and fields <= BOOKKEEPING_KEYS:
                 try:
-                    found = out.memories[r] = found.with_bookkeeping(payloads[r])
+                    found = out.memories[r] = _with_bookkeeping(found, payloads[r])
                 except Exception:  # built again when asked: it then fails as the plain path does
                     continue
                 if whole is not None:
@@ -106,6 +106,20 @@ class RowObjects:
         out.bare = [src.bare[r] for src, r in rows]
         out.whole = [src.whole[r] for src, r in rows]
         return out
+
+
+def _with_bookkeeping(memory: Any, payload: dict[str, Any]) -> Any:
+    """``memory`` with its access counts and vitality read again from ``payload`` as
+    ``Memory.from_payload`` reads them, its other fields kept (they did not change).
+    Copied without ``__init__`` (a frozen dataclass): ~1.5 µs, ``dataclasses.replace``
+    ~7, ``from_payload`` ~8."""
+    from langgraph_memory.store.records import bookkeeping_fields
+
+    out = _new(type(memory))
+    out.__dict__.update(memory.__dict__)
+    out.__dict__.update(bookkeeping_fields(payload))
+    out.__post_init__()  # a vitality of None reads as the importance
+    return out
 
 
 def memory(snapshot: Any, row: int) -> Any:

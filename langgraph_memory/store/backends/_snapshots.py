@@ -13,7 +13,9 @@ pre-hook) use snapshots.
 Writes: every write of the backend logs the ids it touched (or "anything", for a delete
 by filter) once it returns. Before answering, a snapshot re-reads the ids logged since it
 was read (or its whole namespace), so a read sees every write that completed before it,
-from any thread. Qdrant Edge holds its directory exclusively: no other process writes there.
+from any thread. The post-hook's access counts (``set_payloads``) bring the snapshots they
+touch up to date in the writing thread (:meth:`Snapshots.forward`), so the next turn finds
+them current. Qdrant Edge holds its directory exclusively: no other process writes there.
 """
 
 from __future__ import annotations
@@ -291,7 +293,7 @@ class Snapshots:
         with self._lock:
             mine = [snap for snap in self._held.values() if not snap.row.keys().isdisjoint(ids)]
         for snap in mine:
-            fresh, changed = self._caught_up(snap, read_ids, vectors=False)
+            fresh, _ = self._caught_up(snap, read_ids, vectors=False)
             if fresh is None or fresh is snap:
                 continue
             with self._lock:
