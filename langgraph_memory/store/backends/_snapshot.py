@@ -49,7 +49,6 @@ def _reads(same: tuple[Any, ...]) -> frozenset[str]:
     return found
 
 
-
 def _whole_namespace(namespace: str) -> Where:
     """The filter of every point of ``namespace``: one object per namespace (the engine
     backend keeps its translation)."""

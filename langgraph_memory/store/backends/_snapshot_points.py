@@ -28,7 +28,7 @@ A point with its vector (the dedup keeps the array) is always built anew.
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable
+from typing import Any
 
 from langgraph_memory.store.backends._base import ExactHits, Hit, StoredPoint
 
