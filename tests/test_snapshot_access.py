@@ -182,3 +182,22 @@ def test_access_writes_from_another_thread_are_seen_by_every_later_read(engine):
     assert not errors
     _check(engine, namespace, 0.0)
     assert ask_one(engine, namespace, target).point.memory.access_count == 199
+
+
+def test_a_failed_catch_up_in_the_writer_leaves_it_to_the_next_read(engine, monkeypatch):
+    namespace = f"access/{next(_names)}"
+    points = _memories(namespace, np.random.default_rng(13))
+    _held(engine, namespace, points)
+    _check(engine, namespace, 0.0)
+    held = engine._snapshots._held[namespace]
+    original = engine.retrieve_dense
+
+    def failing(*args, **kwargs):
+        monkeypatch.setattr(engine, "retrieve_dense", original)
+        raise RuntimeError("the engine is busy")
+
+    monkeypatch.setattr(engine, "retrieve_dense", failing)
+    engine.set_payloads([([points[2].id], {"access_count": 7, "vitality": 0.75})])  # written all the same
+    assert engine._snapshots._held[namespace] is held  # not caught up by the writer
+    assert ask_one(engine, namespace, points[2].id).point.memory.access_count == 7  # the read caught up
+    _check(engine, namespace, 0.0)

@@ -350,7 +350,10 @@ class EdgeBackend:
         finally:  # one that failed may have been applied in part: its ids are then read again
             tried = {i for ids, _ in updates[: len(done) + 1] for i in ids}
             self._snapshots.log.wrote(tried, (), False, tuple(done) if plain and len(done) == len(updates) else None)
-        self._snapshots.forward(tried, self.retrieve_dense)
+        try:
+            self._snapshots.forward(tried, self.retrieve_dense)
+        except Exception:  # the write is done and logged: the next read catches up instead
+            pass
 
     @engine_call
     def delete(self, ids: Sequence[str]) -> None:
