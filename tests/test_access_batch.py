@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.backends._snapshot import Snapshot
-from langgraph_memory.store.backends._snapshots import WriteLog, _patched_points, concerning
+from langgraph_memory.store.backends._snapshots import WriteLog, concerning
 from langgraph_memory.store.backends.edge import EdgeBackend
 from langgraph_memory.store.backends.qdrant import QdrantClientBackend
 
@@ -81,11 +81,16 @@ def test_a_batch_is_one_log_entry_that_a_snapshot_applies_as_the_engine_did(tmp_
         assert [(set(i), p) for i, p in patches] == [
             ({IDS[0]}, {"a": 1}), ({IDS[0], IDS[1]}, {"a": 2, "b": "x"}), ({IDS[2]}, {"a": 3})]
         stored = {p.id: p.payload for p in backend.retrieve(IDS)}
-        fresh = snapshot.patched(seq, _patched_points(snapshot, dirty, patches), dirty, vectors=False)
+        fresh = snapshot.with_patches(seq, patches)
         assert {i: fresh.payloads[fresh.row[i]] for i in IDS} == stored
-        # A value a snapshot cannot apply (a list): every write goes alone, read back by id.
+        # A value a snapshot cannot apply (a list, a float): still one entry, its points read back by id.
         backend.set_payloads([([IDS[3]], {"a": [1, 2]}), ([IDS[0]], {"a": 4})])
-        assert len(backend._snapshots.log.since(seq)[1]) == 2
+        backend.set_payloads([([IDS[1]], {"a": 0.1})])
+        assert backend._snapshots.log.since(seq)[1] == [(frozenset({IDS[1]}), frozenset(), False, None),
+                                                        (frozenset({IDS[0], IDS[3]}), frozenset(), False, None)]
+        # Moving points to another namespace: one write each, as set_payload logs them.
+        backend.set_payloads([([IDS[3]], {"namespace": "elsewhere"}), ([IDS[0]], {"a": 5})])
+        assert len(backend._snapshots.log.since(seq)[1]) == 4
     finally:
         backend.close()
 

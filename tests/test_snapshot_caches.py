@@ -60,9 +60,14 @@ changes = st.fixed_dictionaries({}, optional={
     "updated_at": st.sampled_from([0.0, 15.0, 30.0]),
     "access_count": st.integers(0, 3),  # a field no filter reads: kept masks survive it
 })
+access = st.fixed_dictionaries({  # what record_access writes (floats: read back by the writer)
+    "access_count": st.integers(0, 3), "injection_count": st.integers(0, 3),
+    "vitality": st.sampled_from([0.65, 1.0, 0.1 + 0.2]), "last_accessed_at": st.floats(1e9, 2e9),
+}, optional={"vitality_at": st.floats(1e9, 2e9)})
 steps = st.lists(st.one_of(
     st.tuples(st.just("insert"), st.integers(0, 2), payloads),
     st.tuples(st.just("set"), st.integers(0, 40), changes),
+    st.tuples(st.just("access"), st.integers(0, 40), access),
     st.tuples(st.just("move"), st.integers(0, 40), st.integers(0, 2)),
     st.tuples(st.just("delete"), st.integers(0, 40), st.none()),
     st.tuples(st.just("erase_archived"), st.integers(0, 2), st.none()),

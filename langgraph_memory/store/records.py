@@ -368,17 +368,13 @@ class Memory:
             importance=float(payload.get("importance", 0.6)),
             created_at=_dt(payload["created_at"]),  # type: ignore[arg-type]
             updated_at=_dt(payload["updated_at"]),  # type: ignore[arg-type]
-            last_accessed_at=_dt(payload.get("last_accessed_at")),
-            access_count=int(payload.get("access_count") or 0),
-            injection_count=int(payload.get("injection_count") or 0),
             expires_at=stored_time(payload.get("expires_at"), expiry=True),
             source=payload.get("source", "conversation"),
             status=payload.get("status", "live"),
             supersedes=tuple(payload.get("supersedes") or ()),
             superseded_by=payload.get("superseded_by"),
             metadata=_metadata(payload),
-            # Stores written before vitality existed read as "as alive as it is important".
-            vitality=None if payload.get("vitality") is None else float(payload["vitality"]),
+            **bookkeeping_fields(payload),
             links=tuple(dict(link) for link in payload.get("links") or ()),
             channel=payload.get("channel"),
             forgotten_at=_dt(payload.get("forgotten_at")),
@@ -387,6 +383,23 @@ class Memory:
 
     def evolve(self, **changes: Any) -> "Memory":
         return replace(self, **changes)
+
+
+BOOKKEEPING_KEYS = frozenset(("last_accessed_at", "access_count", "injection_count", "vitality", "vitality_at"))
+"""The payload keys ``MemoryStore.record_access`` writes: a memory's use, not its fact."""
+
+
+def bookkeeping_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The :class:`Memory` fields :meth:`Memory.from_payload` reads from
+    :data:`BOOKKEEPING_KEYS` (``vitality_at`` is the payload's alone)."""
+    vitality = payload.get("vitality")
+    return {
+        "last_accessed_at": _dt(payload.get("last_accessed_at")),
+        "access_count": int(payload.get("access_count") or 0),
+        "injection_count": int(payload.get("injection_count") or 0),
+        # Stores written before vitality existed read as "as alive as it is important".
+        "vitality": None if vitality is None else float(vitality),
+    }
 
 
 def metadata_fields(metadata: Mapping[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ turn is filtered and cut from those scores. :mod:`._snapshots` keeps snapshots f
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -35,6 +35,18 @@ _FETCH_READS = frozenset(("namespace", "status", "expires_at", "updated_at"))
 """The fields a kept fetch's filter reads besides its conditions (:meth:`Masks.kept_key`)."""
 
 _WHOLE: dict[str, Where] = {}
+_READS: dict[tuple[Any, ...], frozenset[str]] = {}
+
+
+def _reads(same: tuple[Any, ...]) -> frozenset[str]:
+    """:func:`fields_read` of kept conditions ``same`` (a kept key: hashable), once: a
+    write's carry-over (:meth:`Snapshot._changed`) asks it of every kept filter, every turn."""
+    found = _READS.get(same)
+    if found is None:
+        if len(_READS) >= 4096:
+            _READS.clear()
+        found = _READS[same] = fields_read(same)
+    return found
 
 
 def _whole_namespace(namespace: str) -> Where:
@@ -48,17 +60,23 @@ def _whole_namespace(namespace: str) -> Where:
     return found
 
 
+def _differing(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str]) -> set[str]:
+    """The ``keys`` whose value differs from ``old`` to ``new``, by type too (``1`` is not
+    ``1.0``): a row none of whose values changed keeps the objects built from it."""
+    return {k for k in keys if type(was := old.get(k, _ABSENT)) is not type(now := new.get(k, _ABSENT)) or was != now}
+
+
 class Snapshot(Masks):
     """One namespace's points (any status), in id order, with their dense vectors."""
 
     def __init__(
         self, namespace: str, seq: int, ids: list[str], payloads: list[dict[str, Any]],
         vectors: np.ndarray, has_dense: np.ndarray, objects: RowObjects | None = None,
-        row: dict[str, int] | None = None, memo: dict[Any, Any] | None = None,
+        row: dict[str, int] | None = None, memo: dict[Any, Any] | None = None, all_dense: bool | None = None,
     ) -> None:
         self.namespace, self.seq = namespace, seq
         self.ids, self.payloads, self.vectors, self.has_dense = ids, payloads, vectors, has_dense
-        self.all_dense = bool(has_dense.all())
+        self.all_dense = bool(has_dense.all()) if all_dense is None else all_dense
         self.objects = RowObjects(len(ids)) if objects is None else objects
         """Memories, points and hits built from the rows (:mod:`._snapshot_points`)."""
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
@@ -72,7 +90,7 @@ class Snapshot(Masks):
     def at(self, seq: int) -> "Snapshot":
         """The same rows, current as of ``seq`` (no write since concerned them)."""
         return Snapshot(self.namespace, seq, self.ids, self.payloads, self.vectors, self.has_dense,
-                        self.objects, self.row, self._memo)
+                        self.objects, self.row, self._memo, self.all_dense)
 
     @classmethod
     def of(cls, namespace: str, seq: int, points: Sequence[StoredPoint], dim: int) -> "Snapshot":
@@ -91,7 +109,12 @@ class Snapshot(Masks):
         (else those rows keep theirs: only payloads changed)."""
         found = {p.id: p for p in points if p.payload.get("namespace") == self.namespace}
         if len(found) == len(dirty) and all(i in self.row for i in dirty):
-            return self._changed(seq, found, vectors)
+            rows = {self.row[i]: p.payload for i, p in found.items()}
+            changed = {r: _differing(self.payloads[r], payload, self.payloads[r].keys() | payload.keys())
+                       for r, payload in rows.items()}
+            dense, has_dense = self._dense_of(found) if vectors else (self.vectors, self.has_dense)
+            return self._changed(seq, rows, set().union(*changed.values()), dense, has_dense,
+                                 self.objects.rewritten(changed, rows))
         if not vectors:
             # Re-read without vectors: only payload changes and deletions, of rows it holds.
             for p in found.values():
@@ -104,33 +127,56 @@ class Snapshot(Masks):
         rows.sort()
         sources = (self, fresh)
         take = [(sources[s], r) for _, s, r in rows]
-        vectors = np.stack([src.vectors[r] for src, r in take]) if take else self.vectors[:0]
+        dense = np.stack([src.vectors[r] for src, r in take]) if take else self.vectors[:0]
         return Snapshot(
             self.namespace, seq, [src.ids[r] for src, r in take], [src.payloads[r] for src, r in take],
-            vectors, np.array([src.has_dense[r] for src, r in take], dtype=bool),
+            dense, np.array([src.has_dense[r] for src, r in take], dtype=bool),
             RowObjects.taken([(src.objects, r) for src, r in take]),
         )
 
-    def _changed(self, seq: int, points: dict[str, StoredPoint], with_vectors: bool) -> "Snapshot":
-        """The same rows, some rewritten (the common write: a payload change, such as the
-        access counts the post-hook records each turn): what was derived from the other
-        rows is kept, and only the fields that changed are derived again."""
-        rows = {self.row[i]: p for i, p in points.items()}
-        payloads = list(self.payloads)
+    def with_patches(self, seq: int, patches: Iterable[tuple[Iterable[str], dict[str, Any]]]) -> "Snapshot":
+        """This snapshot with ``set_payload`` writes of plain values to rows it holds
+        applied as the engine applies them (top-level keys), oldest first, without reading
+        the engine (:func:`._snapshots.concerning`): the post-hook's access counts, every
+        turn. Only the keys a patch set are compared, not every key of the rows."""
+        rows: dict[int, dict[str, Any]] = {}
+        keys: dict[int, set[str]] = {}
+        for ids, patch in patches:
+            for i in ids:
+                r = self.row[i]
+                payload = rows.get(r)
+                if payload is None:
+                    payload = rows[r] = dict(self.payloads[r])
+                    keys[r] = set()
+                payload.update(patch)
+                keys[r].update(patch)
+        changed = {r: _differing(self.payloads[r], payload, keys[r]) for r, payload in rows.items()}
+        return self._changed(seq, rows, set().union(*changed.values()), self.vectors, self.has_dense,
+                             self.objects.rewritten(changed, rows))
+
+    def _dense_of(self, points: dict[str, StoredPoint]) -> tuple[np.ndarray, np.ndarray]:
+        """The dense vectors and which rows have one, with ``points`` (rows it holds, read
+        with their vectors) in their rows: these arrays when no vector changed."""
         vectors, has_dense = self.vectors, self.has_dense
         dim = vectors.shape[1]
-        fields: set[str] = set()
-        for r, p in rows.items():
-            old = self.payloads[r]
-            fields.update(k for k in old.keys() | p.payload.keys() if old.get(k, _ABSENT) != p.payload.get(k, _ABSENT))
-            payloads[r] = p.payload
-            if not with_vectors:
-                continue
+        for i, p in points.items():
+            r = self.row[i]
             dense_ok = p.dense is not None and len(p.dense) == dim
             if dense_ok != bool(has_dense[r]) or (dense_ok and not np.array_equal(vectors[r], np.float32(p.dense))):
                 if vectors is self.vectors:
                     vectors, has_dense = vectors.copy(), has_dense.copy()
                 vectors[r], has_dense[r] = (p.dense, True) if dense_ok else (0.0, False)
+        return vectors, has_dense
+
+    def _changed(self, seq: int, rows: dict[int, dict[str, Any]], fields: set[str], vectors: np.ndarray,
+                 has_dense: np.ndarray, objects: RowObjects) -> "Snapshot":
+        """The same rows, some rewritten (the common write: a payload change, such as the
+        access counts the post-hook records each turn): ``rows``' new payloads, in which
+        ``fields`` changed, and the ``objects`` of the new version. What was derived from
+        the other rows is kept, and only the fields that changed are derived again."""
+        payloads = list(self.payloads)
+        for r, payload in rows.items():
+            payloads[r] = payload
         memo: dict[Any, Any] = {}
         # A copy: the memo is shared with this snapshot's readers (and with its ``at`` twins),
         # whose masks (``_live_at``, ``_cached``) land in it from other threads meanwhile.
@@ -141,10 +187,10 @@ class Snapshot(Masks):
                     memo[key] = derived
             elif kind == "wheres":  # filters' kept masks (:meth:`Masks.mask`): those reading no changed field
                 memo[key] = {same: kept for same, kept in list(derived.items())  # (other threads add to it)
-                             if fields_read(same).isdisjoint(fields)}
+                             if _reads(same).isdisjoint(fields)}
             elif kind == "fetches":  # fetches' kept rows (:meth:`_kept_fetch`): those reading no changed field
                 memo[key] = {same: rows for same, rows in list(derived.items())
-                             if same[1] not in fields and fields_read(same[0][2]).isdisjoint(fields)
+                             if same[1] not in fields and _reads(same[0][2]).isdisjoint(fields)
                              } if _FETCH_READS.isdisjoint(fields) else {}
             elif field not in fields:
                 memo[key] = derived
@@ -163,8 +209,8 @@ class Snapshot(Masks):
                 derived.flags.writeable = kind != "match"  # a mask is shared read-only
                 memo[key] = derived
             # else (sorted values and rows, masks by time): built again when asked
-        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, self.objects.without(rows),
-                        self.row, memo)
+        return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, objects, self.row, memo,
+                        self.all_dense if has_dense is self.has_dense else None)
 
     def cosines(self, vector: Sequence[float]) -> np.ndarray:
         """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""

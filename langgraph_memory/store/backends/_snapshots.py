@@ -13,16 +13,17 @@ pre-hook) use snapshots.
 Writes: every write of the backend logs the ids it touched (or "anything", for a delete
 by filter) once it returns. Before answering, a snapshot re-reads the ids logged since it
 was read (or its whole namespace), so a read sees every write that completed before it,
-from any thread. Qdrant Edge holds its directory exclusively: no other process writes there.
+from any thread. The post-hook's access counts (``set_payloads``) bring the snapshots they
+touch up to date in the writing thread (:meth:`Snapshots.forward`), so the next turn finds
+them current. Qdrant Edge holds its directory exclusively: no other process writes there.
 """
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections import OrderedDict, deque
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Sequence
 
 from langgraph_memory.store.backends._base import (
     DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where, bm25_key, env_count,
@@ -82,10 +83,10 @@ def plain_patch(payload: dict[str, Any]) -> bool:
     """Whether a ``set_payload`` of ``payload`` sets only plain JSON scalars on points that
     stay where they are: a snapshot then applies it as the engine does, without a read.
     Not ``None``: Qdrant Edge then drops the key (a point set ``expires_at=None`` reads as
-    having no expiry key, which the alive filter's ``is_null`` rejects), so those points
-    are read again instead."""
-    return "namespace" not in payload and all(isinstance(v, (bool, int, str)) or (
-        isinstance(v, float) and math.isfinite(v)) for v in payload.values())
+    having no expiry key, which the alive filter's ``is_null`` rejects). Not a float: it
+    may store one a unit in the last place away (its parse is not exact: ~1 in 8 of
+    ``time.time()`` values, measured). Those points are read again instead."""
+    return "namespace" not in payload and all(isinstance(v, (bool, int, str)) for v in payload.values())
 
 
 class WriteLog:
@@ -134,24 +135,28 @@ class WriteLog:
 
 def concerning(
     snapshot: Snapshot, writes: list[Written],
-) -> tuple[set[str], bool, list[tuple[list[str], dict[str, Any]]] | None]:
+) -> tuple[set[str], bool, list[tuple[Collection[str], dict[str, Any]]] | None]:
     """The ids among ``writes`` (newest first) that may change ``snapshot`` (those it
     holds, and those written into its namespace or into any), whether their vectors must
     be read too, and, when every such write set plain payload keys of points it holds,
     those patches oldest first (then nothing needs reading)."""
     out: set[str] = set()
     vectors = False
-    patches: list[tuple[list[str], dict[str, Any]]] | None = []
+    patches: list[tuple[Collection[str], dict[str, Any]]] | None = []
     for ids, into, changed_vectors, patch in writes:
         if into is None or snapshot.namespace in into:
             mine: list[str] = list(ids)
+        elif snapshot.row.keys().isdisjoint(ids):  # most writes, another namespace's: one C call
+            continue
         else:
             mine = [i for i in ids if i in snapshot.row]
         if mine:
             out.update(mine)
             vectors = vectors or changed_vectors
             if patches is not None and patch is not None and all(i in snapshot.row for i in mine):
-                if isinstance(patch, tuple):  # a batch, oldest first: newest first here, as the writes
+                if isinstance(patch, tuple) and len(mine) == len(ids):  # a batch on its rows alone
+                    patches.extend(reversed(patch))  # oldest first: newest first here, as the writes
+                elif isinstance(patch, tuple):
                     patches.extend((held, p) for ids_p, p in reversed(patch)
                                    if (held := [i for i in ids_p if i in snapshot.row]))
                 else:
@@ -159,15 +164,6 @@ def concerning(
             else:
                 patches = None
     return out, vectors, None if patches is None else patches[::-1]
-
-
-def _patched_points(snapshot: Snapshot, dirty: set[str], patches: list[tuple[list[str], dict[str, Any]]]) -> list[StoredPoint]:
-    """The ``dirty`` rows with ``patches`` applied as ``set_payload`` does (top-level keys)."""
-    payloads = {i: dict(snapshot.payloads[snapshot.row[i]]) for i in dirty}
-    for ids, patch in patches:
-        for i in ids:
-            payloads[i].update(patch)
-    return [StoredPoint(i, payload) for i, payload in payloads.items()]
 
 
 class Snapshots:
@@ -240,19 +236,14 @@ class Snapshots:
             if reads < -(-size // POINTS_PER_SEARCH):
                 return None
         if snap is not None:
-            seq, writes = self.log.since(snap.seq)
-            dirty, vectors, patches = (None, True, None) if writes is None else concerning(snap, writes)
-            if dirty is not None and not dirty:
-                if seq != snap.seq:
-                    snap = snap.at(seq)  # nothing of it changed: later reads skip these writes
+            fresh, changed = self._caught_up(snap, read_ids)
+            if fresh is not None and not changed:
+                if fresh is not snap:  # nothing of it changed: later reads skip these writes
                     with self._lock:
-                        if namespace in self._held and self._held[namespace].seq < seq:
-                            self._held[namespace] = snap
-                return snap
-            if dirty is not None and len(dirty) <= max(64, len(snap.ids) // 4):
-                points = _patched_points(snap, dirty, patches) if patches is not None else read_ids(sorted(dirty), vectors)
-                fresh: Snapshot | None = snap.patched(seq, points, dirty, vectors and patches is None)
-            else:
+                        if namespace in self._held and self._held[namespace].seq < fresh.seq:
+                            self._held[namespace] = fresh
+                return fresh
+            if fresh is None:
                 fresh = self._read(namespace, read_all, dim)
         else:
             fresh = self._read(namespace, read_all, dim)
@@ -271,6 +262,44 @@ class Snapshots:
                 self._sizes.pop(dropped, None)
                 self._reads.pop(dropped, None)  # searched again as often before it is read whole again
         return fresh
+
+    def _caught_up(
+        self, snap: Snapshot, read_ids: Callable[[list[str], bool], list[StoredPoint]], vectors: bool = True,
+    ) -> tuple[Snapshot | None, bool]:
+        """``snap`` with the writes logged since it was read applied (their patches, or
+        their ids read again with ``read_ids``), and whether any concerned it. ``None``
+        when that takes reading its namespace whole (a write by filter, one the log no
+        longer holds, too many of its rows), or vectors and not ``vectors``."""
+        seq, writes = self.log.since(snap.seq)
+        if writes is None:
+            return None, True
+        dirty, with_vectors, patches = concerning(snap, writes)
+        if not dirty:
+            return (snap if seq == snap.seq else snap.at(seq)), False
+        if len(dirty) > max(64, len(snap.ids) // 4) or (with_vectors and not vectors):
+            return None, True
+        if patches is not None:
+            return snap.with_patches(seq, patches), True
+        return snap.patched(seq, read_ids(sorted(dirty), with_vectors), dirty, with_vectors), True
+
+    def forward(self, ids: Iterable[str], read_ids: Callable[[list[str], bool], list[StoredPoint]]) -> None:
+        """Bring each held snapshot holding one of ``ids`` up to date, in the thread that
+        just changed their payloads and logged it (the post-hook's access counts, in the
+        background): the next read of the namespace then finds it current and pays
+        nothing for the write. Not when that takes a whole read or vectors (an upsert
+        since: :meth:`get` does it). A read meanwhile brings it up to date itself: the
+        newer version stays; a snapshot dropped meanwhile is not held again."""
+        ids = frozenset(ids)
+        with self._lock:
+            mine = [snap for snap in self._held.values() if not snap.row.keys().isdisjoint(ids)]
+        for snap in mine:
+            fresh, _ = self._caught_up(snap, read_ids, vectors=False)
+            if fresh is None or fresh is snap:
+                continue
+            with self._lock:
+                held = self._held.get(snap.namespace)
+                if held is not None and held.seq < fresh.seq:
+                    self._held[snap.namespace] = fresh
 
     def _full_of_recent(self) -> bool:
         """Whether reading another namespace would drop a snapshot used within :data:`RECENT_S`."""

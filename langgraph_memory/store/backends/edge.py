@@ -336,13 +336,16 @@ class EdgeBackend:
     @engine_call
     def set_payloads(self, updates: Sequence[tuple[Sequence[str], dict[str, Any]]]) -> None:
         """Several :meth:`set_payload` writes (the post-hook's access counts), logged as one
-        entry when all set plain values in place; in order, stopping at the first that fails."""
+        entry when none moves points to another namespace; in order, stopping at the first
+        that fails. The snapshots holding those points are brought up to date here, in the
+        writing thread (:meth:`Snapshots.forward`): the next turn's read does not pay for them."""
         if not updates:
             return
-        if not all(plain_patch(payload) for _, payload in updates):
+        if any("namespace" in payload for _, payload in updates):
             for ids, payload in updates:
                 self.set_payload(ids, payload)
             return
+        plain = all(plain_patch(payload) for _, payload in updates)
         done: list[tuple[frozenset[str], dict[str, Any]]] = []
         try:
             for ids, payload in updates:
@@ -351,7 +354,11 @@ class EdgeBackend:
                 done.append((frozenset(ids), dict(payload)))
         finally:  # one that failed may have been applied in part: its ids are then read again
             tried = {i for ids, _ in updates[: len(done) + 1] for i in ids}
-            self._snapshots.log.wrote(tried, (), False, tuple(done) if len(done) == len(updates) else None)
+            self._snapshots.log.wrote(tried, (), False, tuple(done) if plain and len(done) == len(updates) else None)
+        try:
+            self._snapshots.forward(tried, self.retrieve_dense)
+        except Exception:  # the write is done and logged: the next read catches up instead
+            pass
 
     @engine_call
     def delete(self, ids: Sequence[str]) -> None:
