@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from langgraph_memory import InvalidMemoryError
 from langgraph_memory.agent import _plans
 from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
-from langgraph_memory.store import _reads, records
+from langgraph_memory.store import _durations, _reads, records
 from langgraph_memory.store._reads import evolve
 from langgraph_memory.store._search import identity_plan, important_plan, recent_plan, search_filters
 from langgraph_memory.store.backends import DenseQuery, FetchQuery, SparseQuery, StoredPoint, Where
@@ -53,6 +53,7 @@ def frozen_time(monkeypatch):
     """Every clock the plans read stops at ``NOW``."""
     monkeypatch.setattr(_reads, "utcnow", lambda: NOW)
     monkeypatch.setattr(records, "utcnow", lambda: NOW)
+    monkeypatch.setattr(_durations, "utcnow", lambda: NOW)  # parse_since's clock
 
 
 def _fresh(namespace, config) -> dict[str, FetchQuery]:

@@ -2,16 +2,24 @@
 "a month", "P7D", "PT12H", "3 mois", "une semaine", "quinze jours".
 
 :func:`duration_seconds` reads one as a number of seconds, or ``None`` when it says
-nothing we can read. It is the one reader of durations: :func:`~langgraph_memory.store.records.parse_ttl`
-(every TTL of every entry point, the memory tools' included) bounds what it reads, and the
-digest keeps a fact whose TTL it cannot read without one.
+nothing we can read. It is the one reader of durations: :func:`parse_ttl` (every TTL of
+every entry point, the memory tools' included) bounds what it reads, :func:`parse_since`
+reads a time back from now, and the digest keeps a fact whose TTL it cannot read without one.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta, timezone
 
-__all__ = ["duration_seconds"]
+from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import MAX_TTL, check_datetime
+
+__all__ = ["duration_seconds", "parse_since", "parse_ttl", "utcnow"]
+
+_MAX_TTL_CHARS = 64
+_TTL_EXAMPLES = "use a number and a unit, e.g. 30m, 1h, 7d, 2w, '7 days', '2 weeks', P7D"
+_PERMANENT = {"", "none", "null", "permanent", "never", "forever"}
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _SECONDS = {
@@ -57,3 +65,58 @@ def duration_seconds(text: str) -> float | None:
     if amount and amount.lower() == "quinze" and unit.startswith("jour"):
         number = 14.0  # "quinze jours" is two weeks
     return number * _SECONDS[unit]
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def parse_ttl(ttl: str | timedelta | None) -> timedelta | None:
+    """Parse a TTL such as ``"30m"``, ``"1h"``, ``"7d"``, ``"2w"``, or as a person or model
+    writes one: ``"7 days"``, ``"1 week"``, ``"P7D"``, ``"3 mois"``, ``"une semaine"``
+    (:func:`duration_seconds`).
+
+    ``None`` (or ``"permanent"``) means the memory never expires.
+
+    Raises:
+        InvalidMemoryError: the TTL is malformed, zero, negative or longer than a century.
+    """
+    if ttl is None:
+        return None
+    if isinstance(ttl, timedelta):
+        if ttl <= timedelta(0):
+            raise InvalidMemoryError("ttl", "must be positive")
+        if ttl > MAX_TTL:
+            raise InvalidMemoryError("ttl", f"is longer than {MAX_TTL.days} days")
+        return ttl
+    if not isinstance(ttl, str):
+        raise InvalidMemoryError("ttl", f"expected a string like '7d', got {type(ttl).__name__}")
+    if len(ttl) > _MAX_TTL_CHARS:
+        raise InvalidMemoryError("ttl", f"is not a duration; {_TTL_EXAMPLES}")
+    text = " ".join(ttl.split())
+    if text.lower() in _PERMANENT:
+        return None
+    seconds = duration_seconds(text)
+    if seconds is None:
+        raise InvalidMemoryError("ttl", f"{ttl!r} is not a duration; {_TTL_EXAMPLES}")
+    if seconds > MAX_TTL.total_seconds():
+        raise InvalidMemoryError("ttl", f"is longer than {MAX_TTL.days} days")
+    seconds = round(seconds)
+    if seconds <= 0:
+        raise InvalidMemoryError("ttl", "must be positive")
+    return timedelta(seconds=seconds)
+
+
+def parse_since(since: str | timedelta | datetime, *, now: datetime | None = None) -> datetime:
+    """A point in time from a duration back from now (``"6h"``, a timedelta) or a datetime."""
+    if isinstance(since, datetime):
+        return check_datetime("since", since)
+    try:
+        delta = parse_ttl(since) if isinstance(since, (str, timedelta)) else since
+    except InvalidMemoryError as exc:
+        raise InvalidMemoryError("since", str(exc).split(": ", 1)[-1]) from None
+    if delta is None:
+        raise InvalidMemoryError("since", "needs a duration such as '6h'")
+    if not isinstance(delta, timedelta):
+        raise InvalidMemoryError("since", "expected a duration string, timedelta or datetime")
+    return (now or utcnow()) - delta

@@ -1,4 +1,4 @@
-"""Memory records: what a memory is, its vocabularies, TTL parsing and input validation.
+"""Memory records: what a memory is, its vocabularies and the validation of its fields.
 
 This module knows nothing about Qdrant or LangGraph. It turns user input into a validated
 :class:`Memory` and back from the flat payload the backends store.
@@ -9,16 +9,13 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, Literal, Mapping, Sequence, Union
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import (
     MAX_NAMESPACE_PART_CHARS,
-    MAX_NAMESPACE_PARTS,
     MAX_SOURCE_CHARS,
-    MAX_TTL,
     check_datetime,
     check_metadata,
     check_number,
@@ -28,7 +25,10 @@ from langgraph_memory.store._checks import (
     stored_object,
     stored_time,
 )
-from langgraph_memory.store._durations import duration_seconds
+from langgraph_memory.store._durations import parse_since, parse_ttl, utcnow
+from langgraph_memory.store._namespaces import (
+    Namespace, namespace_from_key, namespace_key, prefix_keys, validate_namespace,
+)
 from langgraph_memory.store._lines import identifier_fault
 
 __all__ = [
@@ -50,9 +50,6 @@ MemoryKind = Literal["fact", "self", "goal"]
 MemoryType = Literal[
     "identity", "goal", "decision", "todo", "preference", "fact", "event", "observation"
 ]
-
-Namespace = tuple[str, ...]
-"""LangGraph's namespace convention, e.g. ``("memories", user_id)``."""
 
 DEFAULT_IMPORTANCE: dict[str, float] = {
     "identity": 1.0,
@@ -79,102 +76,6 @@ MAX_CONTENT_CHARS = 4000
 MAX_SUBJECTS = 20
 MAX_SUBJECT_CHARS = 64
 
-_MAX_TTL_CHARS = 64
-_TTL_EXAMPLES = "use a number and a unit, e.g. 30m, 1h, 7d, 2w, '7 days', '2 weeks', P7D"
-_PERMANENT = {"", "none", "null", "permanent", "never", "forever"}
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def parse_ttl(ttl: str | timedelta | None) -> timedelta | None:
-    """Parse a TTL such as ``"30m"``, ``"1h"``, ``"7d"``, ``"2w"``, or as a person or model
-    writes one: ``"7 days"``, ``"1 week"``, ``"P7D"``, ``"3 mois"``, ``"une semaine"``
-    (:mod:`langgraph_memory.store._durations`, the one reader of durations).
-
-    ``None`` (or ``"permanent"``) means the memory never expires.
-
-    Raises:
-        InvalidMemoryError: the TTL is malformed, zero, negative or longer than a century.
-    """
-    if ttl is None:
-        return None
-    if isinstance(ttl, timedelta):
-        if ttl <= timedelta(0):
-            raise InvalidMemoryError("ttl", "must be positive")
-        if ttl > MAX_TTL:
-            raise InvalidMemoryError("ttl", f"is longer than {MAX_TTL.days} days")
-        return ttl
-    if not isinstance(ttl, str):
-        raise InvalidMemoryError("ttl", f"expected a string like '7d', got {type(ttl).__name__}")
-    if len(ttl) > _MAX_TTL_CHARS:
-        raise InvalidMemoryError("ttl", f"is not a duration; {_TTL_EXAMPLES}")
-    text = " ".join(ttl.split())
-    if text.lower() in _PERMANENT:
-        return None
-    seconds = duration_seconds(text)
-    if seconds is None:
-        raise InvalidMemoryError("ttl", f"{ttl!r} is not a duration; {_TTL_EXAMPLES}")
-    if seconds > MAX_TTL.total_seconds():
-        raise InvalidMemoryError("ttl", f"is longer than {MAX_TTL.days} days")
-    seconds = round(seconds)
-    if seconds <= 0:
-        raise InvalidMemoryError("ttl", "must be positive")
-    return timedelta(seconds=seconds)
-
-
-def parse_since(since: str | timedelta | datetime, *, now: datetime | None = None) -> datetime:
-    """A point in time from a duration back from now (``"6h"``, a timedelta) or a datetime."""
-    if isinstance(since, datetime):
-        return check_datetime("since", since)
-    try:
-        delta = parse_ttl(since) if isinstance(since, (str, timedelta)) else since
-    except InvalidMemoryError as exc:
-        raise InvalidMemoryError("since", str(exc).split(": ", 1)[-1]) from None
-    if delta is None:
-        raise InvalidMemoryError("since", "needs a duration such as '6h'")
-    if not isinstance(delta, timedelta):
-        raise InvalidMemoryError("since", "expected a duration string, timedelta or datetime")
-    return (now or utcnow()) - delta
-
-
-def validate_namespace(namespace: Any) -> Namespace:
-    """A namespace is a non-empty tuple of non-empty strings (LangGraph's convention)."""
-    if not isinstance(namespace, tuple) or not namespace:
-        raise InvalidMemoryError(
-            "namespace", f"expected a non-empty tuple of strings, got {namespace!r}"[:200]
-        )
-    if len(namespace) > MAX_NAMESPACE_PARTS:
-        raise InvalidMemoryError("namespace", f"has {len(namespace)} parts; the limit is {MAX_NAMESPACE_PARTS}")
-    for part in namespace:
-        if not isinstance(part, str):
-            raise InvalidMemoryError("namespace", f"every part must be a non-empty string, got {part!r}"[:200])
-        check_text("namespace", part, MAX_NAMESPACE_PART_CHARS)
-    return namespace
-
-
-def namespace_key(namespace: Namespace) -> str:
-    """One keyword per namespace; ``/`` and ``%`` inside parts are escaped so keys never
-    collide and a key is a prefix of its children's keys."""
-    return "/".join(p.replace("%", "%25").replace("/", "%2F") for p in namespace)
-
-
-def prefix_keys(key: str) -> list[str]:
-    """The keys of a namespace key's prefixes, itself last (``ns_prefixes``: what a filter by
-    namespace prefix matches). A part's own ``/`` is escaped in its key (:func:`namespace_key`),
-    so each ``/`` of the key ends a prefix."""
-    return list(accumulate(key.split("/"), _joined))
-
-
-def _joined(prefix: str, part: str) -> str:
-    return f"{prefix}/{part}"
-
-
-def namespace_from_key(key: str) -> Namespace:
-    if "%" not in key:  # nothing escaped: the common case, several times cheaper
-        return tuple(key.split("/"))
-    return tuple(p.replace("%2F", "/").replace("%25", "%") for p in key.split("/"))
 
 
 def validate_content(content: Any) -> str:
