@@ -87,3 +87,53 @@ def test_a_bm25_order_on_a_snapshot_is_the_plain_one(scores, cut):
     rows, ordered, above = _plain_bm25_order(array, cut)
     assert got is not None and got.owner is known
     assert (got.rows.tolist(), got.ordered.tobytes(), got.above_cut, got.cut) == (rows.tolist(), ordered.tobytes(), above, cut)
+
+
+def _plain_match(snapshot, key: str, values: tuple[str, ...]) -> np.ndarray:
+    """``Masks.match`` as it was written before (the oracle): one assignment per value."""
+    by_value = snapshot._rows_by_value(key)
+    out = np.zeros(len(snapshot.ids), dtype=bool)
+    for v in values:
+        rows = by_value.get(v)
+        if rows is not None:
+            out[rows] = True
+    return out
+
+
+tags = st.sampled_from(["ann", "bob", "kim", "lyon"])
+row_payloads = st.fixed_dictionaries({
+    "status": st.sampled_from(["live", "live", "superseded"]),
+    "kind": st.sampled_from(["fact", "self"]),
+    "memory_type": st.sampled_from(["fact", "event"]),  # never "identity": a condition on it keeps nothing
+    # A list of tags (with what is no keyword), one tag as a string, or nothing.
+    "subjects": st.one_of(st.lists(st.one_of(tags, st.integers(0, 2)), max_size=3), tags, st.none()),
+})
+asked = st.lists(st.sampled_from(["ann", "bob", "kim", "lyon", "dan", "eve"]), min_size=1, max_size=5).map(tuple)
+
+
+@settings(max_examples=300, deadline=None)
+@given(content=st.lists(row_payloads, max_size=30), values=asked, kinds=st.none() | st.just(("fact",)),
+       memory_types=st.none() | st.sampled_from([("identity",), ("fact", "identity"), ("event",)]),
+       alive=st.booleans())
+def test_masks_of_keyword_conditions_are_the_plain_ones_and_share_one_empty_mask(content, values, kinds, memory_types, alive):
+    from langgraph_memory.store.backends._snapshot import Snapshot
+    from langgraph_memory.store.backends._snapshot_masks import _strings
+    from langgraph_memory.store.backends import StoredPoint
+
+    points = [StoredPoint(f"{i:04d}", {**{k: v for k, v in p.items() if v is not None}, "namespace": "n"})
+              for i, p in enumerate(content)]
+    snapshot = Snapshot.of("n", 0, points, 2)
+    for key in ("subjects", "memory_type"):
+        got = snapshot.match(key, values)
+        assert got.tolist() == _plain_match(snapshot, key, values).tolist()
+        if not got.any():
+            assert got is snapshot.nothing() and not got.flags.writeable
+    where = Where(namespace="n", status="live" if alive else None, alive_at=1.0 if alive else None, kinds=kinds,
+                  memory_types=memory_types, subjects=values)
+    rest = Where(namespace="n", status=where.status, alive_at=where.alive_at)
+    # Row by row: a keyword condition holds when the row holds one of its values.
+    holds = [all(not _strings(p.payload.get(key)).isdisjoint(wanted) for key, wanted in
+                 (("kind", kinds), ("memory_type", memory_types), ("subjects", values)) if wanted is not None)
+             for p in points]
+    expected = snapshot.mask(rest) & np.array(holds, dtype=bool)
+    assert snapshot.mask(where).tolist() == expected.tolist()

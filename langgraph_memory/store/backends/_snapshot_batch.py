@@ -166,7 +166,8 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
                 floor = -np.inf  # no row left out of the order reaches the floor
             rows, ordered = rows[:enough], ordered[:enough]
         keep = snapshot.kept(q.where, masks)
-        chosen = rows[keep[rows]][:limit]
+        # A filter no row passes (the shared empty mask): no row to pick.
+        chosen = rows[:0] if keep is snapshot.nothing() else rows[keep[rows]][:limit]
         if len(chosen) < limit and floor != -np.inf:
             # A narrow filter: its best rows may lie past the prefix. Its own rows, ordered.
             mine = np.flatnonzero(keep & snapshot.has_dense)
