@@ -246,3 +246,26 @@ def test_dot_is_the_product_the_dedup_compared_with(rows, spare, seed):
     matrix[:rows] = rng.normal(size=(rows, 384)).astype(np.float32)
     vector = rng.normal(size=384).astype(np.float32)
     assert (matrix[:rows].dot(vector)).tobytes() == (matrix[:rows] @ vector).tobytes()
+
+
+@settings(deadline=None)
+@given(limit=st.integers(0, 40), payload=st.one_of(st.booleans(), st.just(("subjects",))),
+       order_by=st.sampled_from([None, "importance"]), with_vectors=st.booleans())
+def test_queries_built_without_their_init_are_the_plain_ones(limit, payload, order_by, with_vectors):
+    """``dense_query``, ``sparse_query`` and ``fetch_query`` set their fields directly: the
+    same fields in the same order, equal and printed alike, still frozen."""
+    pairs = [
+        (_reads.dense_query([0.5], WHERE, limit, payload),
+         DenseQuery([0.5], WHERE, limit + 1, payload=payload, exact_limit=limit)),
+        (_reads.sparse_query([1], [0.5], WHERE, limit, payload),
+         SparseQuery([1], [0.5], WHERE, limit + max(limit, _reads.TIE_SLACK), payload=payload, exact_limit=limit)),
+        (_reads.fetch_query(WHERE, limit, order_by, with_vectors=with_vectors, payload=payload),
+         FetchQuery(WHERE, limit, order_by, with_vectors=with_vectors, payload=payload)),
+    ]
+    for fast, plain in pairs:
+        assert type(fast) is type(plain) and fast == plain and repr(fast) == repr(plain)
+        assert list(vars(fast).items()) == list(vars(plain).items())
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fast.limit = 1  # type: ignore[misc]
+    fetch = pairs[2][0]
+    assert hash(fetch) == hash(pairs[2][1])

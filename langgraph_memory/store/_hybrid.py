@@ -9,7 +9,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, TypeVar, Union
 
-from langgraph_memory.store.backends import FetchQuery, Hit, Query, StoredPoint, Where
+from langgraph_memory.store.backends import Hit, Query, StoredPoint, Where
 from langgraph_memory.store._fusion import (
     SUBJECT_BOOST,
     TIME_BOOST,
@@ -18,7 +18,7 @@ from langgraph_memory.store._fusion import (
     time_windows,
     weighted_fusion,
 )
-from langgraph_memory.store._reads import Plan, QueryVectors, dense_query, evolve, ranked, sparse_query
+from langgraph_memory.store._reads import Plan, QueryVectors, dense_query, evolve, fetch_query, ranked, sparse_query
 from langgraph_memory.store.records import utcnow
 from langgraph_memory.store.vitality import ranking_prior
 
@@ -149,7 +149,7 @@ def hybrid_plan(
         need = [i for f in fused if (i := f.hit.point.id) in points and wants(f, i in tagged_ids or i in timely_ids)]
     if need or rest:
         # The caller's filter again: a memory superseded or expired since the first round stays out.
-        fetched = yield [FetchQuery(evolve(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
+        fetched = yield [fetch_query(evolve(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
                          for ids, vectors_too in ((need, True), (rest, False)) if ids]
         again = {h.point.id: h.point for hits in fetched for h in hits}
         if points is None:
@@ -233,16 +233,16 @@ def _complete(
     whole = len(everyone) <= whole_up_to
     queries: list[Query] = []
     if whole:
-        queries.append(FetchQuery(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
+        queries.append(fetch_query(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
     if need_dense:
         queries.append(dense_query(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
     if need_sparse:
         queries.append(sparse_query(*bm25_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
     if not whole and terms:
-        queries.append(FetchQuery(evolve(
+        queries.append(fetch_query(evolve(
             _NO_STATUS, namespace=where.namespace, ids=everyone, subjects=tuple(sorted(terms))), len(everyone), payload=False))
     if not whole and spans:
-        queries.append(FetchQuery(evolve(
+        queries.append(fetch_query(evolve(
             _NO_STATUS, namespace=where.namespace, ids=everyone, any_of=_timed(spans)), len(everyone), payload=False))
     found = yield from ranked(queries)
     points = {h.point.id: h.point for h in found.pop(0)} if whole else None
