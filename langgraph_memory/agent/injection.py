@@ -251,18 +251,19 @@ def _gather(
     reason (a similar hit's reason is its hit, put in words only for the chosen)."""
     filters, now = turn_filters(namespace, config), utcnow()  # one time for all of the turn's filters
     above = _above_floor(config)
-    plans: dict[Channel, Any] = filters.metadata_plans(now)
+    metadata = filters.metadata_plan(now)  # identity, important, recent: one plan
     answers: dict[Channel, Any] = {}
     if pending is not None:
-        if plans:
+        if metadata is not None:
             # The metadata channels read while the message embeds (on a server, their
             # round trip hides behind the embedding call); the similar channel follows.
-            answers = dict(zip(plans, store._read(*plans.values(), cached=True)))
-            plans = {}
+            [answers] = store._read(metadata, cached=True)
+            metadata = None
         vectors = pending.result()
+    similar = None
     if "similar" in config.channels and vectors is not None and config.similar_limit:
         # Without an embedding under way, every channel's first round shares one engine call.
-        plans["similar"] = search_plan(
+        similar = search_plan(
             store.sparse_embeddings, vectors,
             filters.similar_where(now), config.similar_limit,
             # The vectors the semantic dedup will need ride in the fetch of the winners'
@@ -272,7 +273,12 @@ def _gather(
             lambda f, matched: f.hit.point.id not in cache and above(f.dense_score, f.sparse_score, matched),
             config.similar_links,
         )
-    answers.update(zip(plans, store._read(*plans.values(), cached=True)))
+    plans = [plan for plan in (metadata, similar) if plan is not None]
+    read = store._read(*plans, cached=True) if plans else []
+    if metadata is not None:
+        answers = read[0]
+    if similar is not None:
+        answers["similar"] = read[-1]
     found: list[tuple[Memory, Channel, float | None, str | SearchHit]] = []
     for channel in (c for c in config.channels if c in answers):
         answer = answers[channel]

@@ -190,6 +190,11 @@ def _tie_goes_on(hits: list[Hit], limit: int, fetched: int) -> bool:
 def memories_plan(where: Where, limit: int, order_by: str | None = None) -> Plan[list[Memory]]:
     """Memories matching ``where``, first by ``order_by`` (descending)."""
     [hits] = yield [fetch_query(where, limit, order_by)]
+    return memories_of(hits)
+
+
+def memories_of(hits: list[Hit]) -> list[Memory]:
+    """The memories of a fetch's hits (a snapshot's, already built)."""
     return [h.point.memory or Memory.from_payload(h.point.id, h.point.payload) for h in hits]
 
 
