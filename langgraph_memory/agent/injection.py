@@ -272,6 +272,8 @@ def _gather(
             config.similar_mode,
             lambda f, matched: f.hit.point.id not in cache and above(f.dense_score, f.sparse_score, matched),
             config.similar_links,
+            # A hybrid winner below the floor (most of them) is counted, not built.
+            keep=above,
         )
     plans = [plan for plan in (metadata, similar) if plan is not None]
     read = store._read(*plans, cached=True) if plans else []
@@ -292,7 +294,7 @@ def _gather(
             for m in answer:
                 found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
-            below = 0
+            below = getattr(answer, "left_out", 0)  # left out of a hybrid search's answer
             for h in answer:
                 if h.vector is not None:
                     cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
