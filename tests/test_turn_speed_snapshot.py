@@ -33,10 +33,14 @@ def _plain_bm25_order(scores: np.ndarray, cut: float | None) -> tuple[np.ndarray
 
 
 @settings(max_examples=400, deadline=None)
-@given(scores=score_rows, cut=st.none() | values.filter(lambda v: v == v))
-def test_the_bm25_order_is_the_scored_rows_sorted_and_counted_above_the_cut(scores, cut):
+@given(scores=score_rows, cut=st.none() | values.filter(lambda v: v == v), sort_all_up_to=st.sampled_from([384, 0, 5]))
+def test_the_bm25_order_is_the_scored_rows_sorted_and_counted_above_the_cut(scores, cut, sort_all_up_to):
     array = np.array(scores, dtype=np.float64)
-    rows, ordered, above = onepass._bm25_order(array, cut)
+    saved, onepass.BM25_SORT_ALL_UP_TO = onepass.BM25_SORT_ALL_UP_TO, sort_all_up_to
+    try:
+        rows, ordered, above = onepass._bm25_order(array, cut)
+    finally:
+        onepass.BM25_SORT_ALL_UP_TO = saved
     want_rows, want_ordered, want_above = _plain_bm25_order(array, cut)
     assert rows.tolist() == want_rows.tolist()
     assert ordered.tobytes() == want_ordered.tobytes()
