@@ -121,6 +121,8 @@ def ranked(queries: Sequence[Query]) -> Plan[list[list[Hit]]]:
     results = list((yield asked))
     # A snapshot's answer (ExactHits) is already cut and ordered so: nothing to settle.
     open_ = [near and type(hits) is not ExactHits for near, hits in zip(nearest, results)]
+    if not any(open_):
+        return results  # every list settled (a snapshot's turn): as they came
     while deeper := [
         i for i in range(len(queries)) if open_[i] and _tie_goes_on(results[i], wanted[i], asked[i].limit)
     ]:

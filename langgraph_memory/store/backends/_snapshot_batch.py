@@ -166,7 +166,7 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
         if key[0] == "bm25":
             # A row the engine did not return scores at most the cut: only the rows above
             # it are sure to hold the list's best (else the engine answers the list).
-            rows, ordered = rows[: order.above_cut], ordered[: order.above_cut]
+            rows = rows[: order.above_cut]
         elif q.min_score is not None:  # type: ignore[union-attr]
             enough = int(np.count_nonzero(ordered >= q.min_score))  # type: ignore[union-attr]
             if enough < len(rows) or floor <= q.min_score:  # type: ignore[union-attr]

@@ -155,7 +155,10 @@ class Masks:
         """The mask keeping no row (shared: read-only). A filter with a keyword condition no
         row holds (an identity channel's alias sources where no memory is an identity) is
         this mask, its other conditions not evaluated, and its lists are empty at once."""
-        return self._cached(NOTHING, lambda: _readonly(np.zeros(len(self.ids), dtype=bool)))
+        found = self._memo.get(NOTHING)  # asked of every list of a turn: no closure built
+        if found is None:
+            found = self._memo[NOTHING] = _readonly(np.zeros(len(self.ids), dtype=bool))
+        return found  # type: ignore[no-any-return]
 
     def _rows_mask(self, rows: np.ndarray | list[int]) -> np.ndarray:
         """A mask of this snapshot's rows holding ``rows``."""
