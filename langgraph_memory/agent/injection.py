@@ -23,7 +23,7 @@ from langgraph_memory.agent._rows import VectorCache, VectorRows
 from langgraph_memory.agent._plans import turn_filters
 from langgraph_memory.store.records import Memory, Namespace, namespace_key, utcnow
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
-from langgraph_memory.store._search import SearchHit, search_plan
+from langgraph_memory.store._search import Found, SearchHit, search_plan
 
 __all__ = [
     "Channel",
@@ -271,12 +271,9 @@ def _gather(
             # that the cache lacks. A winner below the floor is never compared.
             config.similar_mode,
             lambda f, matched: f.hit.point.id not in cache and above(f.dense_score, f.sparse_score, matched),
-            config.similar_links,
-            # A hybrid winner below the floor (most of them) is counted, not built.
-            keep=above,
+            config.similar_links, keep=above,  # a hybrid winner below the floor: counted, not built
         )
-    plans = [plan for plan in (metadata, similar) if plan is not None]
-    read = store._read(*plans, cached=True) if plans else []
+    read = store._read(*(plan for plan in (metadata, similar) if plan is not None), cached=True)
     if metadata is not None:
         answers = read[0]
     if similar is not None:
@@ -294,12 +291,13 @@ def _gather(
             for m in answer:
                 found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
-            below = getattr(answer, "left_out", 0)  # left out of a hybrid search's answer
+            floored = type(answer) is Found  # a hybrid search kept its hits by the floor
+            below = answer.left_out if floored else 0
             for h in answer:
                 if h.vector is not None:
                     cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
                 # A linked memory passed through the hit it came from (which passed its floor).
-                if h.via is None and not above(h.dense_score, h.sparse_score, bool(h.matched)):
+                if not floored and h.via is None and not above(h.dense_score, h.sparse_score, bool(h.matched)):
                     below += 1
                     continue
                 found.append((h.memory, "similar", h.score, h))  # its reason, if it is chosen
