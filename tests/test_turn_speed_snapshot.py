@@ -141,3 +141,22 @@ def test_masks_of_keyword_conditions_are_the_plain_ones_and_share_one_empty_mask
              for p in points]
     expected = snapshot.mask(rest) & np.array(holds, dtype=bool)
     assert snapshot.mask(where).tolist() == expected.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(content=st.lists(row_payloads, max_size=40), data=st.data(), alive=st.booleans())
+def test_a_mask_of_given_ids_is_the_plain_one(content, data, alive):
+    """A filter on ids (a search's candidates) sets their rows from an index array, not a
+    list: the rows of the ids it holds, unknown and repeated ids included."""
+    from langgraph_memory.store.backends._snapshot import Snapshot
+    from langgraph_memory.store.backends import StoredPoint
+
+    points = [StoredPoint(f"{i:04d}", {**{k: v for k, v in p.items() if v is not None}, "namespace": "n"})
+              for i, p in enumerate(content)]
+    snapshot = Snapshot.of("n", 0, points, 2)
+    ids = tuple(data.draw(st.lists(st.sampled_from([p.id for p in points] + ["unknown"]), max_size=30)))
+    rest = Where(namespace="n", status="live" if alive else None, alive_at=1.0 if alive else None)
+    where = Where(namespace="n", status=rest.status, alive_at=rest.alive_at, ids=ids)
+    expected = snapshot.mask(rest) & np.array([p.id in ids for p in points], dtype=bool)
+    assert snapshot.mask(where).tolist() == expected.tolist()
+    assert snapshot._ids(ids).tolist() == [p.id in ids for p in points]
