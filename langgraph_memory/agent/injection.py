@@ -270,7 +270,7 @@ def _gather(
             # payloads (sparing it a retrieve round): those of winners above the floor
             # that the cache lacks. A winner below the floor is never compared.
             config.similar_mode,
-            lambda f, matched: f.hit.point.id not in cache and above(f.dense_score, f.sparse_score, matched),
+            lambda f, matched: above(f.dense_score, f.sparse_score, matched) and f.hit.point.id not in cache,
             config.similar_links, keep=above,  # a hybrid winner below the floor: counted, not built
         )
     read = store._read(*(plan for plan in (metadata, similar) if plan is not None), cached=True)

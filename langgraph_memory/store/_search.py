@@ -124,7 +124,7 @@ def search_plan(
         winners = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors, _fused_hit, keep)
         if keep is not None and not (links and has_links(winners)):
             # The refused winners stay unbuilt: no link can bring them back.
-            found = Found(h for h in winners if type(h) is not Left)
+            found = Found([h for h in winners if type(h) is not Left])
             found.left_out = len(winners) - len(found)
             return found
         hits = [h.built(_fused_hit) if type(h) is Left else h for h in winners]
