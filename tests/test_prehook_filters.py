@@ -84,8 +84,7 @@ def test_kept_filters_are_the_plans_own_at_that_time(frozen_time, namespace, con
     _plans._KEPT.clear()
     for settings_ in (config, other, config):  # a pair seen again comes from the memo
         def kept():
-            plans = _plans.turn_filters(namespace, settings_).metadata_plans(NOW)
-            return {channel: next(plan)[0] for channel, plan in plans.items()}
+            return _plans.turn_filters(namespace, settings_).metadata_queries(NOW)
 
         before = len(_plans._KEPT)
         expected = _outcome(lambda: _fresh(namespace, settings_))
@@ -116,16 +115,16 @@ def test_each_turn_stamps_its_own_time_and_other_settings_or_namespaces_other_fi
     filters = _plans.turn_filters(("u", "1"), config)
     assert _plans.turn_filters(("u", "1"), InjectionConfig()) is filters  # equal settings
     later = NOW + timedelta(hours=1)
-    first, second = filters.metadata_plans(NOW), filters.metadata_plans(later)
-    recent_now, recent_later = next(first["recent"])[0].where, next(second["recent"])[0].where
+    first, second = filters.metadata_queries(NOW), filters.metadata_queries(later)
+    recent_now, recent_later = first["recent"].where, second["recent"].where
     assert recent_now.alive_at == NOW.timestamp() and recent_later.alive_at == later.timestamp()
     assert recent_now.updated_since == (NOW - config.recent_window).timestamp()
     assert recent_later.updated_since == (later - config.recent_window).timestamp()
     assert filters.similar_where(later).alive_at == later.timestamp()
 
     stricter = _plans.turn_filters(("u", "1"), config.replace(important_min=0.9))
-    assert next(stricter.metadata_plans(NOW)["important"])[0].where.min_importance == 0.9
-    assert next(filters.metadata_plans(NOW)["important"])[0].where.min_importance == 0.8
+    assert stricter.metadata_queries(NOW)["important"].where.min_importance == 0.9
+    assert filters.metadata_queries(NOW)["important"].where.min_importance == 0.8
     scoped = _plans.turn_filters(("u", "1"), config.replace(channel_scope=True, channel="room-a"))
     assert scoped.similar_where(NOW).channel_scope == "room-a"
     assert filters.similar_where(NOW).channel_scope is None

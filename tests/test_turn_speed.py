@@ -246,3 +246,58 @@ def test_dot_is_the_product_the_dedup_compared_with(rows, spare, seed):
     matrix[:rows] = rng.normal(size=(rows, 384)).astype(np.float32)
     vector = rng.normal(size=384).astype(np.float32)
     assert (matrix[:rows].dot(vector)).tobytes() == (matrix[:rows] @ vector).tobytes()
+
+
+@settings(deadline=None)
+@given(limit=st.integers(0, 40), payload=st.one_of(st.booleans(), st.just(("subjects",))),
+       order_by=st.sampled_from([None, "importance"]), with_vectors=st.booleans())
+def test_queries_built_without_their_init_are_the_plain_ones(limit, payload, order_by, with_vectors):
+    """``dense_query``, ``sparse_query`` and ``fetch_query`` set their fields directly: the
+    same fields in the same order, equal and printed alike, still frozen."""
+    pairs = [
+        (_reads.dense_query([0.5], WHERE, limit, payload),
+         DenseQuery([0.5], WHERE, limit + 1, payload=payload, exact_limit=limit)),
+        (_reads.sparse_query([1], [0.5], WHERE, limit, payload),
+         SparseQuery([1], [0.5], WHERE, limit + max(limit, _reads.TIE_SLACK), payload=payload, exact_limit=limit)),
+        (_reads.fetch_query(WHERE, limit, order_by, with_vectors=with_vectors, payload=payload),
+         FetchQuery(WHERE, limit, order_by, with_vectors=with_vectors, payload=payload)),
+    ]
+    for fast, plain in pairs:
+        assert type(fast) is type(plain) and fast == plain and repr(fast) == repr(plain)
+        assert list(vars(fast).items()) == list(vars(plain).items())
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fast.limit = 1  # type: ignore[misc]
+    fetch = pairs[2][0]
+    assert hash(fetch) == hash(pairs[2][1])
+
+
+@settings(deadline=None)
+@given(channels=st.lists(st.sampled_from(["identity", "important", "recent", "similar"]), unique=True),
+       found=st.lists(st.integers(0, 3), min_size=3, max_size=3))
+def test_one_metadata_plan_reads_what_each_channel_s_plan_read(channels, found):
+    """The metadata channels' reads as one plan ask the fetches their own plans asked, in one
+    round, and give each channel the memories its own plan gave."""
+    from langgraph_memory.agent._plans import turn_filters
+
+    now = datetime(2024, 5, 1, tzinfo=timezone.utc)
+    filters = turn_filters(("u", "speed"), InjectionConfig(channels=tuple(channels)))
+    plan = filters.metadata_plan(now)
+    queries = filters.metadata_queries(now)
+    if plan is None:
+        assert not queries and not set(channels) - {"similar"}
+        return
+    asked = next(plan)
+    assert asked == list(queries.values())
+    memories = [dataclasses.replace(MEMORY, id=f"00000000-0000-4000-8000-00000000000{i}") for i in range(4)]
+    answers = [[Hit(StoredPoint(m.id, m.to_payload(), memory=m if k % 2 else None), 0.0) for m in memories[:n]]
+               for k, n in zip(range(len(asked)), found)]
+    with pytest.raises(StopIteration) as done:
+        plan.send(answers)
+    alone = {}
+    for (channel, query), hits in zip(queries.items(), answers):
+        own = _reads.memories_plan(query.where, query.limit, query.order_by)
+        assert next(own) == [query]
+        with pytest.raises(StopIteration) as own_done:
+            own.send([hits])
+        alone[channel] = own_done.value.value
+    assert done.value.value == alone and list(done.value.value) == [c for c in channels if c != "similar"]

@@ -23,7 +23,7 @@ from langgraph_memory.agent._rows import VectorCache, VectorRows
 from langgraph_memory.agent._plans import turn_filters
 from langgraph_memory.store.records import Memory, Namespace, namespace_key, utcnow
 from langgraph_memory.store import MemoryStore, QueryVectors, SearchMode
-from langgraph_memory.store._search import SearchHit, search_plan
+from langgraph_memory.store._search import Found, SearchHit, search_plan
 
 __all__ = [
     "Channel",
@@ -251,28 +251,33 @@ def _gather(
     reason (a similar hit's reason is its hit, put in words only for the chosen)."""
     filters, now = turn_filters(namespace, config), utcnow()  # one time for all of the turn's filters
     above = _above_floor(config)
-    plans: dict[Channel, Any] = filters.metadata_plans(now)
+    metadata = filters.metadata_plan(now)  # identity, important, recent: one plan
     answers: dict[Channel, Any] = {}
     if pending is not None:
-        if plans:
+        if metadata is not None:
             # The metadata channels read while the message embeds (on a server, their
             # round trip hides behind the embedding call); the similar channel follows.
-            answers = dict(zip(plans, store._read(*plans.values(), cached=True)))
-            plans = {}
+            [answers] = store._read(metadata, cached=True)
+            metadata = None
         vectors = pending.result()
+    similar = None
     if "similar" in config.channels and vectors is not None and config.similar_limit:
         # Without an embedding under way, every channel's first round shares one engine call.
-        plans["similar"] = search_plan(
+        similar = search_plan(
             store.sparse_embeddings, vectors,
             filters.similar_where(now), config.similar_limit,
             # The vectors the semantic dedup will need ride in the fetch of the winners'
             # payloads (sparing it a retrieve round): those of winners above the floor
             # that the cache lacks. A winner below the floor is never compared.
             config.similar_mode,
-            lambda f, matched: f.hit.point.id not in cache and above(f.dense_score, f.sparse_score, matched),
-            config.similar_links,
+            lambda f, matched: above(f.dense_score, f.sparse_score, matched) and f.hit.point.id not in cache,
+            config.similar_links, keep=above,  # a hybrid winner below the floor: counted, not built
         )
-    answers.update(zip(plans, store._read(*plans.values(), cached=True)))
+    read = store._read(*(plan for plan in (metadata, similar) if plan is not None), cached=True)
+    if metadata is not None:
+        answers = read[0]
+    if similar is not None:
+        answers["similar"] = read[-1]
     found: list[tuple[Memory, Channel, float | None, str | SearchHit]] = []
     for channel in (c for c in config.channels if c in answers):
         answer = answers[channel]
@@ -286,12 +291,13 @@ def _gather(
             for m in answer:
                 found.append((m, "recent", None, f"recent (updated {m.updated_at:%Y-%m-%d %H:%M} UTC)"))
         else:
-            below = 0
+            floored = type(answer) is Found  # a hybrid search kept its hits by the floor
+            below = answer.left_out if floored else 0
             for h in answer:
                 if h.vector is not None:
                     cache.put(h.memory.id, h.vector, h.memory.created_at.toordinal())
                 # A linked memory passed through the hit it came from (which passed its floor).
-                if h.via is None and not above(h.dense_score, h.sparse_score, bool(h.matched)):
+                if not floored and h.via is None and not above(h.dense_score, h.sparse_score, bool(h.matched)):
                     below += 1
                     continue
                 found.append((h.memory, "similar", h.score, h))  # its reason, if it is chosen

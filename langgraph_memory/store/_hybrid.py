@@ -7,9 +7,9 @@ own score: the pre-hook applies a floor per signal and explains why a memory was
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Callable, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union
 
-from langgraph_memory.store.backends import FetchQuery, Hit, Query, StoredPoint, Where
+from langgraph_memory.store.backends import Hit, Query, StoredPoint, Where
 from langgraph_memory.store._fusion import (
     SUBJECT_BOOST,
     TIME_BOOST,
@@ -18,8 +18,8 @@ from langgraph_memory.store._fusion import (
     time_windows,
     weighted_fusion,
 )
-from langgraph_memory.store._reads import Plan, QueryVectors, dense_query, evolve, ranked, sparse_query
-from langgraph_memory.store.records import utcnow
+from langgraph_memory.store._reads import Plan, QueryVectors, dense_query, evolve, fetch_query, ranked, sparse_query
+from langgraph_memory.store.records import Memory, utcnow
 from langgraph_memory.store.vitality import ranking_prior
 
 if TYPE_CHECKING:
@@ -46,7 +46,8 @@ given the winner (its scores) and whether it matched a named subject or time."""
 def hybrid_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
     with_vectors: VectorsWanted, make: Callable[[StoredPoint, Fused, tuple[str, ...]], T],
-) -> Plan[list[T]]:
+    keep: Keep | None = None,
+) -> Plan[list[T | Left]]:
     """Dense and BM25 fused by weight, favouring memories tagged with a subject the
     query names (or an alias of one) and memories from a time it names.
 
@@ -65,7 +66,9 @@ def hybrid_plan(
     The winners come best first, each as ``make(point, fused, matched)`` (its point read
     whole, its fusion with the vitality prior applied to its score, and what the query
     named that it matches: ``subject:<tag>``, ``time``); what ``make`` builds has that
-    ``score``.
+    ``score``. With ``keep``, a winner it refuses (given its dense and BM25 scores and
+    whether it matched anything) comes as a :class:`Left` in its place, unbuilt: the
+    pre-hook drops such a winner (most of a turn's) unless a link brings it back.
     """
     pool = max(limit, HYBRID_MIN_POOL)
     # The filtered lists only add what the plain ones missed: a shallower pool does.
@@ -149,7 +152,7 @@ def hybrid_plan(
         need = [i for f in fused if (i := f.hit.point.id) in points and wants(f, i in tagged_ids or i in timely_ids)]
     if need or rest:
         # The caller's filter again: a memory superseded or expired since the first round stays out.
-        fetched = yield [FetchQuery(evolve(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
+        fetched = yield [fetch_query(evolve(where, ids=tuple(ids)), len(ids), with_vectors=vectors_too)
                          for ids, vectors_too in ((need, True), (rest, False)) if ids]
         again = {h.point.id: h.point for hits in fetched for h in hits}
         if points is None:
@@ -171,12 +174,39 @@ def hybrid_plan(
             why = ("time",) if point.id in timely_ids else ()
         # Vitality, a mild prior among the winners: the one place ranking reads it.
         f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
-        out.append(make(point, f, why))
+        if keep is None or keep(f.dense_score, f.sparse_score, bool(why)):
+            out.append(make(point, f, why))
+        else:
+            out.append(Left(point, f, why))
     out.sort(key=_SCORE, reverse=True)  # stable: equal scores keep the fusion's order
     return out
 
 
 _SCORE = attrgetter("score")
+
+Keep = Callable[[Union[float, None], Union[float, None], bool], bool]
+"""Whether a winner (its dense and BM25 scores, whether it matched a named subject or
+time) is of use to the caller (the pre-hook's floors)."""
+
+
+class Left:
+    """A winner ``keep`` refused, in its place among the winners: its point, fusion (its
+    final ``score``) and matches, built by the caller's ``make`` only if still wanted (a
+    link from one of the best hits may bring it back)."""
+
+    __slots__ = ("score", "point", "fused", "matched")
+
+    def __init__(self, point: StoredPoint, fused: Fused, matched: tuple[str, ...]) -> None:
+        self.score, self.point, self.fused, self.matched = fused.score, point, fused, matched
+
+    @property
+    def memory(self) -> Any:
+        """The winner's memory (whether it has links to follow)."""
+        return self.point.memory or Memory.from_payload(self.point.id, self.point.payload)
+
+    def built(self, make: Callable[[StoredPoint, Fused, tuple[str, ...]], T]) -> T:
+        """What ``make`` would have built in the winners' loop."""
+        return make(self.point, self.fused, self.matched)
 
 
 def _tagged(subjects: object, terms: set[str]) -> bool:
@@ -233,16 +263,16 @@ def _complete(
     whole = len(everyone) <= whole_up_to
     queries: list[Query] = []
     if whole:
-        queries.append(FetchQuery(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
+        queries.append(fetch_query(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
     if need_dense:
         queries.append(dense_query(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
     if need_sparse:
         queries.append(sparse_query(*bm25_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
     if not whole and terms:
-        queries.append(FetchQuery(evolve(
+        queries.append(fetch_query(evolve(
             _NO_STATUS, namespace=where.namespace, ids=everyone, subjects=tuple(sorted(terms))), len(everyone), payload=False))
     if not whole and spans:
-        queries.append(FetchQuery(evolve(
+        queries.append(fetch_query(evolve(
             _NO_STATUS, namespace=where.namespace, ids=everyone, any_of=_timed(spans)), len(everyone), payload=False))
     found = yield from ranked(queries)
     points = {h.point.id: h.point for h in found.pop(0)} if whole else None

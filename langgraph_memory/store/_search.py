@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal, Sequence
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store._checks import MAX_NAMESPACE_PART_CHARS, check_datetime, check_limit, check_number, check_text
 from langgraph_memory.store._fusion import Fused
-from langgraph_memory.store._hybrid import VectorsWanted, hybrid_plan
+from langgraph_memory.store._hybrid import Keep, Left, VectorsWanted, hybrid_plan
 from langgraph_memory.store._linked import follow_links, has_links
 from langgraph_memory.store._links import Link
 from langgraph_memory.store._reads import Plan, QueryVectors, evolve, live_where, memories_plan, ranked
@@ -103,13 +103,17 @@ def search_filters(
 
 def search_plan(
     sparse_embeddings: SparseEmbeddings, vectors: QueryVectors, where: Where, limit: int,
-    mode: SearchMode, with_vectors: VectorsWanted, links: bool = True,
+    mode: SearchMode, with_vectors: VectorsWanted, links: bool = True, keep: Keep | None = None,
 ) -> Plan[list[SearchHit]]:
     """The hits of one search, best first. ``with_vectors`` as a predicate picks the
     winners of a hybrid search that bring their vectors; the single-list modes read
     their hits in one query, so there it means all of them (and memories reached by a
     link bring theirs whenever any is wanted). ``links``: follow the best hits' links
-    (:func:`~._linked.follow_links`)."""
+    (:func:`~._linked.follow_links`).
+
+    ``keep`` (a hybrid search; the pre-hook's floors): a hit it refuses that no link
+    brought (``via`` unset) is of no use to the caller: the answer (a :class:`Found`)
+    leaves it out and counts it, and most are never built."""
     if mode == "dense":
         [dense] = yield from ranked([DenseQuery(vectors.dense, where, limit, bool(with_vectors))])
         hits = [SearchHit(hit_memory(h), h.score, dense_score=h.score, vector=h.point.dense) for h in dense]
@@ -117,10 +121,27 @@ def search_plan(
         [sparse] = yield from ranked([SparseQuery(*vectors.sparse, where, limit, bool(with_vectors))])
         hits = [SearchHit(hit_memory(h), h.score, sparse_score=h.score, vector=h.point.dense) for h in sparse]
     else:
-        hits = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors, _fused_hit)
-    if not links or not has_links(hits):
-        return hits  # no round, and no plan started for nothing
-    return (yield from follow_links(hits, where, limit, bool(with_vectors)))
+        winners = yield from hybrid_plan(sparse_embeddings, vectors, where, limit, with_vectors, _fused_hit, keep)
+        if keep is not None and not (links and has_links(winners)):
+            # The refused winners stay unbuilt: no link can bring them back.
+            found = Found([h for h in winners if type(h) is not Left])
+            found.left_out = len(winners) - len(found)
+            return found
+        hits = [h.built(_fused_hit) if type(h) is Left else h for h in winners]
+    if links and has_links(hits):
+        hits = yield from follow_links(hits, where, limit, bool(with_vectors))
+    if keep is None or mode != "hybrid":
+        return hits
+    found = Found(h for h in hits if h.via is not None or keep(h.dense_score, h.sparse_score, bool(h.matched)))
+    found.left_out = len(hits) - len(found)
+    return found
+
+
+class Found(list):  # type: ignore[type-arg]
+    """A hybrid search's hits that its ``keep`` kept, best first (:func:`search_plan`)."""
+
+    left_out = 0
+    """The hits ``keep`` refused: left out."""
 
 
 

@@ -33,6 +33,10 @@ WHOLE_ORDER_UP_TO = 1_024
 PREFIX_ROWS = 256
 """Past :data:`WHOLE_ORDER_UP_TO`, the best this many rows (and rows tied with the last)
 are sorted: a turn's lists ask 20-40, most over filters keeping most rows."""
+BM25_SORT_ALL_UP_TO = 384
+"""BM25 scores over at most this many rows are ordered by one sort of every row (those the
+engine did not score sort last: measured cheaper up to ~500 rows with 128 scored, 2.5x
+dearer at 1,000); past it the scored rows are picked first."""
 
 
 class _Order(NamedTuple):
@@ -71,18 +75,41 @@ def answer_nearest(snapshot: Any, queries: Sequence[tuple[int, DenseQuery | Spar
     return out
 
 
-def _scored_order(scores: np.ndarray, rows: np.ndarray | None, whole: bool = False) -> tuple[np.ndarray, float]:
+def _scored_order(scores: np.ndarray, rows: np.ndarray | None) -> tuple[np.ndarray, float]:
     """``rows`` (all rows when ``None``) best first, equal scores in id order: all of them
-    (``whole``), or past :data:`WHOLE_ORDER_UP_TO` those scoring at least the
+    (:func:`_whole`), or past :data:`WHOLE_ORDER_UP_TO` those scoring at least the
     :data:`PREFIX_ROWS`-th best score; and the floor below which every row left out scores."""
     mine = scores if rows is None else scores[rows]
-    if whole or len(mine) <= WHOLE_ORDER_UP_TO or len(mine) <= PREFIX_ROWS:
+    if _whole(len(mine)):
         order = (-mine).argsort(kind="stable")
         return (order if rows is None else rows[order]), -np.inf
     floor = float(np.partition(mine, len(mine) - PREFIX_ROWS)[len(mine) - PREFIX_ROWS])
     top = np.flatnonzero(mine >= floor)  # in id order: the stable sort keeps ties so
     top = top[np.argsort(-mine[top], kind="stable")]
     return (top if rows is None else rows[top]), floor
+
+
+def _whole(rows: int) -> bool:
+    """Whether an order of ``rows`` scored rows is sorted whole (else its prefix)."""
+    return rows <= WHOLE_ORDER_UP_TO or rows <= PREFIX_ROWS
+
+
+def _bm25_order(scores: np.ndarray, cut: float | None) -> tuple[np.ndarray, np.ndarray, int]:
+    """The rows with a BM25 score (not nan) best first, equal scores in id order; their
+    scores; how many score above ``cut`` (all, without one). On a small namespace, one
+    stable sort of every row (a nan sorts last) and two binary searches in it, where
+    picking the scored rows first and counting those above the cut took four numpy calls
+    more (~1-3 µs each in a turn); past :data:`BM25_SORT_ALL_UP_TO` rows, the scored rows
+    (at most the engine's depth) are picked first and sorted alone."""
+    picked = np.flatnonzero(~np.isnan(scores)) if len(scores) > BM25_SORT_ALL_UP_TO else None
+    negated = -scores if picked is None else -scores[picked]
+    order = negated.argsort(kind="stable")
+    ranked = negated[order]  # ascending, nans last
+    scored = int(ranked.searchsorted(np.inf, side="right"))
+    rows = order[:scored] if picked is None else picked[order]
+    # The rows above the cut are a prefix of the order: the engine returned every row above it.
+    above = scored if cut is None else int(ranked[:scored].searchsorted(-cut, side="left"))
+    return rows, scores[rows], above
 
 
 def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: dict[Any, np.ndarray],
@@ -98,11 +125,16 @@ def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: di
         scores = masks.get(id(query.vector))
         if scores is None:
             scores = masks[id(query.vector)] = snapshot.cosines(query.vector)
-        every = snapshot.all_dense
-        if np.isnan(scores if every else scores[snapshot.has_dense]).any():
+        mine = None if snapshot.all_dense else np.flatnonzero(snapshot.has_dense)
+        whole = _whole(len(scores) if mine is None else len(mine))
+        if not whole and np.isnan(scores if mine is None else scores[mine]).any():
             return None
-        rows, floor = _scored_order(scores, None if every else np.flatnonzero(snapshot.has_dense))
-        entry = _Order(query.vector, scores, rows, scores[rows], floor, None, len(rows))
+        rows, floor = _scored_order(scores, mine)
+        ordered = scores[rows]
+        # A whole order sorts a nan last: seen there, at no cost of its own (~2 numpy calls a turn).
+        if whole and len(ordered) and ordered[-1] != ordered[-1]:
+            return None
+        entry = _Order(query.vector, scores, rows, ordered, floor, None, len(rows))
     else:
         known = snapshot._bm25.get(key[1])  # one read: another thread may clear the cache
         if known is None:
@@ -110,10 +142,7 @@ def _ordered(snapshot: Any, key: Any, query: DenseQuery | SparseQuery, masks: di
         if found is not None and found.owner is known:
             return found
         scores, cut = known
-        rows, _ = _scored_order(scores, np.flatnonzero(~np.isnan(scores)), whole=True)
-        ordered = scores[rows]
-        # The rows above the cut are a prefix of the order: the engine returned every row above it.
-        above = len(rows) if cut is None else int(np.count_nonzero(ordered > cut))
+        rows, ordered, above = _bm25_order(scores, cut)
         entry = _Order(known, scores, rows, ordered, -np.inf, cut, above)
     if len(snapshot._orders) >= ORDERS_KEPT:
         snapshot._orders.clear()
@@ -137,14 +166,15 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
         if key[0] == "bm25":
             # A row the engine did not return scores at most the cut: only the rows above
             # it are sure to hold the list's best (else the engine answers the list).
-            rows, ordered = rows[: order.above_cut], ordered[: order.above_cut]
+            rows = rows[: order.above_cut]
         elif q.min_score is not None:  # type: ignore[union-attr]
             enough = int(np.count_nonzero(ordered >= q.min_score))  # type: ignore[union-attr]
             if enough < len(rows) or floor <= q.min_score:  # type: ignore[union-attr]
                 floor = -np.inf  # no row left out of the order reaches the floor
             rows, ordered = rows[:enough], ordered[:enough]
         keep = snapshot.kept(q.where, masks)
-        chosen = rows[keep[rows]][:limit]
+        # A filter no row passes (the shared empty mask): no row to pick.
+        chosen = rows[:0] if keep is snapshot.nothing() else rows[keep[rows]][:limit]
         if len(chosen) < limit and floor != -np.inf:
             # A narrow filter: its best rows may lie past the prefix. Its own rows, ordered.
             mine = np.flatnonzero(keep & snapshot.has_dense)
