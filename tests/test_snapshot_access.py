@@ -8,6 +8,7 @@ the one built from the engine's own payload, and every answer is the engine's.
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 import uuid
 from datetime import datetime, timezone
@@ -201,3 +202,24 @@ def test_a_failed_catch_up_in_the_writer_leaves_it_to_the_next_read(engine, monk
     assert engine._snapshots._held[namespace] is held  # not caught up by the writer
     assert ask_one(engine, namespace, points[2].id).point.memory.access_count == 7  # the read caught up
     _check(engine, namespace, 0.0)
+
+
+@pytest.mark.parametrize("was, now", [({"a": True}, {"a": 1}), ({"a": [1]}, {"a": [True]}), ({"a": {"b": 0}}, {"a": {"b": False}})])
+def test_a_value_equal_but_of_another_type_inside_a_field_is_a_change(engine, was, now):
+    """``True == 1``, so ``{"a": True} == {"a": 1}``: a row whose metadata went from one to
+    the other changed all the same (the engine gives back each as written), and its
+    memory and whole hit are those of the engine's new payload, not the old ones kept."""
+    from langgraph_memory.store.records import metadata_fields
+
+    namespace = f"access/{next(_names)}"
+    points = _memories(namespace, np.random.default_rng(17))
+    target = points[0].id
+    points[0].payload["metadata"] = was  # as Memory.to_payload writes it: no exact copy
+    _held(engine, namespace, points)
+    _check(engine, namespace, 0.0)  # every row's objects built
+    engine.set_payload([target], metadata_fields(now))
+    stored = engine.retrieve([target])[0].payload
+    hit = ask_one(engine, namespace, target)
+    exact = lambda value: json.dumps(value, sort_keys=True)  # noqa: E731  (true is not 1)
+    assert exact(dict(hit.point.payload)) == exact(stored)
+    assert exact(hit.point.memory.metadata) == exact(Memory.from_payload(target, stored).metadata) == exact(now)

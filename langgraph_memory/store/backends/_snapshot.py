@@ -63,7 +63,19 @@ def _whole_namespace(namespace: str) -> Where:
 def _differing(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str]) -> set[str]:
     """The ``keys`` whose value differs from ``old`` to ``new``, by type too (``1`` is not
     ``1.0``): a row none of whose values changed keeps the objects built from it."""
-    return {k for k in keys if type(was := old.get(k, _ABSENT)) is not type(now := new.get(k, _ABSENT)) or was != now}
+    return {k for k in keys if not _same(old.get(k, _ABSENT), new.get(k, _ABSENT))}
+
+
+def _same(was: Any, now: Any) -> bool:
+    """Equal and of the same types all the way down: ``{"a": True} == {"a": 1}``, but the
+    engine gives back each as written, and a memory's metadata as the engine gives it."""
+    if type(was) is not type(now) or was != now:
+        return False
+    if type(was) is dict:
+        return all(_same(v, now[k]) for k, v in was.items())
+    if type(was) is list:
+        return all(map(_same, was, now))
+    return True
 
 
 class Snapshot(Masks):
