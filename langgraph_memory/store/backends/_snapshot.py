@@ -260,10 +260,13 @@ class Snapshot(Masks):
         # One row past the last takes the ids it does not hold (points written since it was
         # brought up to date): one write, no filtering of the lists.
         every = np.full(n + 1, np.nan)
-        every[rows_of_ids(ids, self.row, n)] = scores
+        rows = rows_of_ids(ids, self.row, n)
+        every[rows] = scores
         if len(self._bm25) >= 16:
             self._bm25.clear()
-        cut = min(scores) if ids and n > len(ids) >= asked.limit else None
+        # A full answer cuts the rows it left out, counting only the rows it holds: a hit of
+        # a point written meanwhile took a row's place, and that row shares a term all the same.
+        cut = min(scores) if ids and len(ids) >= asked.limit and n > len(ids) - rows.count(n) else None
         self._bm25[bm25_key(asked)] = (every[:n], cut)
 
     # -- answers -----------------------------------------------------------------------------
