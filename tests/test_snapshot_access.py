@@ -223,3 +223,23 @@ def test_a_value_equal_but_of_another_type_inside_a_field_is_a_change(engine, wa
     exact = lambda value: json.dumps(value, sort_keys=True)  # noqa: E731  (true is not 1)
     assert exact(dict(hit.point.payload)) == exact(stored)
     assert exact(hit.point.memory.metadata) == exact(Memory.from_payload(target, stored).metadata) == exact(now)
+
+
+@pytest.mark.parametrize("value", [2**64, -2**63 - 1, 10**30])
+@pytest.mark.parametrize("batch", [False, True])
+def test_an_integer_the_engine_stores_as_a_float_is_read_back_not_patched(engine, value, batch):
+    """Qdrant Edge holds integers in 64 bits (signed, or unsigned past them) and stores any
+    other as a float: a snapshot patched with the Python integer would serve another value."""
+    namespace = f"access/{next(_names)}"
+    points = _memories(namespace, np.random.default_rng(19))
+    _held(engine, namespace, points)
+    _check(engine, namespace, 0.0)
+    target = points[0].id
+    if batch:
+        engine.set_payloads([([target], {"access_count": value})])
+    else:
+        engine.set_payload([target], {"access_count": value})
+    stored = engine.retrieve([target])[0].payload["access_count"]
+    mine = ask_one(engine, namespace, target).point.payload["access_count"]
+    assert (type(mine), mine) == (type(stored), stored)
+    _check(engine, namespace, 0.0)
