@@ -63,7 +63,11 @@ def _whole_namespace(namespace: str) -> Where:
 def _differing(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str]) -> set[str]:
     """The ``keys`` whose value differs from ``old`` to ``new``, by type too (``1`` is not
     ``1.0``): a row none of whose values changed keeps the objects built from it."""
-    return {k for k in keys if not _same(old.get(k, _ABSENT), new.get(k, _ABSENT))}
+    return {k for k in keys if type(was := old.get(k, _ABSENT)) is not type(now := new.get(k, _ABSENT)) or was != now
+            or (type(was) in _NESTED and not _same(was, now))}
+
+
+_NESTED = (dict, list)
 
 
 def _same(was: Any, now: Any) -> bool:
