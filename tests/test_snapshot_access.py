@@ -8,6 +8,7 @@ the one built from the engine's own payload, and every answer is the engine's.
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 import uuid
 from datetime import datetime, timezone
@@ -200,4 +201,45 @@ def test_a_failed_catch_up_in_the_writer_leaves_it_to_the_next_read(engine, monk
     engine.set_payloads([([points[2].id], {"access_count": 7, "vitality": 0.75})])  # written all the same
     assert engine._snapshots._held[namespace] is held  # not caught up by the writer
     assert ask_one(engine, namespace, points[2].id).point.memory.access_count == 7  # the read caught up
+    _check(engine, namespace, 0.0)
+
+
+@pytest.mark.parametrize("was, now", [({"a": True}, {"a": 1}), ({"a": [1]}, {"a": [True]}), ({"a": {"b": 0}}, {"a": {"b": False}})])
+def test_a_value_equal_but_of_another_type_inside_a_field_is_a_change(engine, was, now):
+    """``True == 1``, so ``{"a": True} == {"a": 1}``: a row whose metadata went from one to
+    the other changed all the same (the engine gives back each as written), and its
+    memory and whole hit are those of the engine's new payload, not the old ones kept."""
+    from langgraph_memory.store.records import metadata_fields
+
+    namespace = f"access/{next(_names)}"
+    points = _memories(namespace, np.random.default_rng(17))
+    target = points[0].id
+    points[0].payload["metadata"] = was  # as Memory.to_payload writes it: no exact copy
+    _held(engine, namespace, points)
+    _check(engine, namespace, 0.0)  # every row's objects built
+    engine.set_payload([target], metadata_fields(now))
+    stored = engine.retrieve([target])[0].payload
+    hit = ask_one(engine, namespace, target)
+    exact = lambda value: json.dumps(value, sort_keys=True)  # noqa: E731  (true is not 1)
+    assert exact(dict(hit.point.payload)) == exact(stored)
+    assert exact(hit.point.memory.metadata) == exact(Memory.from_payload(target, stored).metadata) == exact(now)
+
+
+@pytest.mark.parametrize("value", [2**64, -2**63 - 1, 10**30])
+@pytest.mark.parametrize("batch", [False, True])
+def test_an_integer_the_engine_stores_as_a_float_is_read_back_not_patched(engine, value, batch):
+    """Qdrant Edge holds integers in 64 bits (signed, or unsigned past them) and stores any
+    other as a float: a snapshot patched with the Python integer would serve another value."""
+    namespace = f"access/{next(_names)}"
+    points = _memories(namespace, np.random.default_rng(19))
+    _held(engine, namespace, points)
+    _check(engine, namespace, 0.0)
+    target = points[0].id
+    if batch:
+        engine.set_payloads([([target], {"access_count": value})])
+    else:
+        engine.set_payload([target], {"access_count": value})
+    stored = engine.retrieve([target])[0].payload["access_count"]
+    mine = ask_one(engine, namespace, target).point.payload["access_count"]
+    assert (type(mine), mine) == (type(stored), stored)
     _check(engine, namespace, 0.0)

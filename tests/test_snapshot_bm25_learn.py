@@ -60,7 +60,8 @@ def _learned_plain(snapshot: Snapshot, asked: SparseQuery, ids: list[str], score
         pairs = [(r, s) for r, s in zip(rows, scores) if r >= 0]
         rows, mine = [r for r, _ in pairs], [s for _, s in pairs]
     every[rows] = mine
-    cut = min(scores) if ids and len(snapshot.ids) > len(ids) >= asked.limit else None
+    # Rows held, not hits: a hit of a point written since leaves a row out (review11).
+    cut = min(scores) if ids and len(ids) >= asked.limit and len(snapshot.ids) > len(rows) else None
     return every, cut
 
 
@@ -216,3 +217,24 @@ def test_one_pass_answer_batch_answers_as_the_former_spelling(engine, three_name
         return [[(h.point.id, h.score) for h in hits] for hits in got]
 
     assert answers(_snapshots.answer_batch) == answers(_answer_batch_plain)
+
+
+def test_hits_of_points_written_since_do_not_pass_the_rows_they_pushed_out_as_scoring_nothing(engine):
+    # A write lands between the turn's catch-up and its BM25 call: the engine's best
+    # ``limit`` (every row's count) hold points the snapshot does not know, so some of its
+    # rows were pushed out of them. Those rows share the term all the same: the list is
+    # the engine's (or the snapshot's before the write), never one without them.
+    namespace, snap = _held_namespace(engine, [{1: 1.0}, {1: 1.0}, {1: 1.0}])
+    engine.upsert([StoredPoint(str(uuid.uuid4()), {"namespace": namespace, "status": "live", "content": "x"},
+                               [1.0] + [0.0] * (DIM - 1), ([1], [5.0])) for _ in range(2)])
+    wide = snap.bm25_query(SparseQuery([1], [1.0], Where(namespace=namespace), 3))
+    [(ids, scores)] = engine._scores([wide])
+    assert len(ids) == len(snap.ids) == 3 and sum(str(i) in snap.row for i in ids) == 1  # as set up
+    snap.learn_bm25_scores(wide, ids, scores)
+    asked = SparseQuery([1], [1.0], Where(namespace=namespace), 3)
+    before = sorted(snap.ids)
+    after = [h.point.id for h in engine.query_batch([asked])[0]]
+    from langgraph_memory.store.backends._snapshot_batch import answer_nearest
+
+    for mine in (snap.answer(asked, {}), answer_nearest(snap, [(0, asked)], {})[0]):  # alone, and as a turn's batch
+        assert mine is None or sorted(h.point.id for h in mine) in (before, sorted(after))

@@ -63,7 +63,23 @@ def _whole_namespace(namespace: str) -> Where:
 def _differing(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str]) -> set[str]:
     """The ``keys`` whose value differs from ``old`` to ``new``, by type too (``1`` is not
     ``1.0``): a row none of whose values changed keeps the objects built from it."""
-    return {k for k in keys if type(was := old.get(k, _ABSENT)) is not type(now := new.get(k, _ABSENT)) or was != now}
+    return {k for k in keys if type(was := old.get(k, _ABSENT)) is not type(now := new.get(k, _ABSENT)) or was != now
+            or (type(was) in _NESTED and not _same(was, now))}
+
+
+_NESTED = (dict, list)
+
+
+def _same(was: Any, now: Any) -> bool:
+    """Equal and of the same types all the way down: ``{"a": True} == {"a": 1}``, but the
+    engine gives back each as written, and a memory's metadata as the engine gives it."""
+    if type(was) is not type(now) or was != now:
+        return False
+    if type(was) is dict:
+        return all(_same(v, now[k]) for k, v in was.items())
+    if type(was) is list:
+        return all(map(_same, was, now))
+    return True
 
 
 class Snapshot(Masks):
@@ -248,10 +264,13 @@ class Snapshot(Masks):
         # One row past the last takes the ids it does not hold (points written since it was
         # brought up to date): one write, no filtering of the lists.
         every = np.full(n + 1, np.nan)
-        every[rows_of_ids(ids, self.row, n)] = scores
+        rows = rows_of_ids(ids, self.row, n)
+        every[rows] = scores
         if len(self._bm25) >= 16:
             self._bm25.clear()
-        cut = min(scores) if ids and n > len(ids) >= asked.limit else None
+        # A full answer cuts the rows it left out, counting only the rows it holds: a hit of
+        # a point written meanwhile took a row's place, and that row shares a term all the same.
+        cut = min(scores) if ids and len(ids) >= asked.limit and n > len(ids) - rows.count(n) else None
         self._bm25[bm25_key(asked)] = (every[:n], cut)
 
     # -- answers -----------------------------------------------------------------------------

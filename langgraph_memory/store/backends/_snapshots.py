@@ -85,8 +85,10 @@ def plain_patch(payload: dict[str, Any]) -> bool:
     Not ``None``: Qdrant Edge then drops the key (a point set ``expires_at=None`` reads as
     having no expiry key, which the alive filter's ``is_null`` rejects). Not a float: it
     may store one a unit in the last place away (its parse is not exact: ~1 in 8 of
-    ``time.time()`` values, measured). Those points are read again instead."""
-    return "namespace" not in payload and all(isinstance(v, (bool, int, str)) for v in payload.values())
+    ``time.time()`` values, measured). Nor an integer past 64 bits (signed, or unsigned
+    above): it stores one as a float. Those points are read again instead."""
+    return "namespace" not in payload and all(
+        isinstance(v, (bool, str)) or (isinstance(v, int) and -(1 << 63) <= v < 1 << 64) for v in payload.values())
 
 
 class WriteLog:
