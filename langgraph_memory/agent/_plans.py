@@ -19,7 +19,7 @@ from langgraph_memory.store._checks import check_limit
 from langgraph_memory.store._reads import Plan, evolve, fetch_query, memories_of
 from langgraph_memory.store._search import identity_where, important_where, recent_where, search_filters
 from langgraph_memory.store.backends import FetchQuery, Where
-from langgraph_memory.store.records import Memory, Namespace, parse_since, utcnow
+from langgraph_memory.store.records import Memory, Namespace, parse_since
 
 if TYPE_CHECKING:
     from langgraph_memory.agent.injection import Channel, InjectionConfig

@@ -18,7 +18,7 @@ from typing import Any, Callable, Literal
 from typing_extensions import NotRequired, TypedDict
 
 from langgraph_memory.agent._reasons import similar_reason
-from langgraph_memory.agent._render import render_line, render_memories
+from langgraph_memory.agent._render import render_memories
 from langgraph_memory.agent._rows import VectorCache, VectorRows
 from langgraph_memory.agent._plans import turn_filters
 from langgraph_memory.store.records import Memory, Namespace, namespace_key, utcnow

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from langgraph_memory.agent.injection import render_line
+from langgraph_memory.agent._render import render_line
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store import MemoryStore
 from langgraph_memory.store._reads import check_ids

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from langgraph_memory.errors import LangGraphMemoryError
 from langgraph_memory.agent.hooks import DEFAULT_NAMESPACE, resolve_namespace, runtime_channel
 from langgraph_memory.agent.recall import SearchConversationsArgs, recall_search
-from langgraph_memory.agent.injection import render_line
+from langgraph_memory.agent._render import render_line
 from langgraph_memory.store._lines import bare_line
 from langgraph_memory.agent.lifecycle import check_related, describe_delete, link_related
 from langgraph_memory.agent.identity import (
@@ -104,7 +104,7 @@ class DeleteArgs(BaseModel):
 
 def format_memories(memories: Sequence[Memory], *, empty: str = "No memories found.") -> str:
     """Memories as the tools show them: kind or category, id, content, subjects, date; one
-    line each, the content quoted as data (:func:`~langgraph_memory.agent.injection.render_line`)."""
+    line each, the content quoted as data (:func:`~langgraph_memory.agent._render.render_line`)."""
     if not memories:
         return empty
     lines = []

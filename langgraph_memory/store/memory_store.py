@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store import _forgetting, _garden
-from langgraph_memory.store._checks import check_limit, check_number, check_text
+from langgraph_memory.store._checks import check_limit, check_number
 from langgraph_memory.store._connection import StoreConnection
 from langgraph_memory.store._lifecycle import Lifecycle
 from langgraph_memory.store._links import HISTORY, Link

@@ -26,7 +26,7 @@ from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Sequence
 
 from langgraph_memory.store.backends._base import (
-    DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, Where, bm25_key, env_count,
+    DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, bm25_key, env_count,
 )
 
 if TYPE_CHECKING:  # numpy loads with the first snapshot, not with the store: the CLI's `list` needs neither

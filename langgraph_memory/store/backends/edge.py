@@ -26,7 +26,6 @@ from langgraph_memory.store.backends._base import (
     StoredPoint,
     Where,
     env_count,
-    id_string,
 )
 from langgraph_memory.store.backends import _two_step
 from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
