@@ -35,18 +35,6 @@ _FETCH_READS = frozenset(("namespace", "status", "expires_at", "updated_at"))
 """The fields a kept fetch's filter reads besides its conditions (:meth:`Masks.kept_key`)."""
 
 _WHOLE: dict[str, Where] = {}
-_READS: dict[tuple[Any, ...], frozenset[str]] = {}
-
-
-def _reads(same: tuple[Any, ...]) -> frozenset[str]:
-    """:func:`fields_read` of kept conditions ``same`` (a kept key: hashable), once: a
-    write's carry-over (:meth:`Snapshot._changed`) asks it of every kept filter, every turn."""
-    found = _READS.get(same)
-    if found is None:
-        if len(_READS) >= 4096:
-            _READS.clear()
-        found = _READS[same] = fields_read(same)
-    return found
 
 
 def _whole_namespace(namespace: str) -> Where:
@@ -63,11 +51,7 @@ def _whole_namespace(namespace: str) -> Where:
 def _differing(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str]) -> set[str]:
     """The ``keys`` whose value differs from ``old`` to ``new``, by type too (``1`` is not
     ``1.0``): a row none of whose values changed keeps the objects built from it."""
-    return {k for k in keys if type(was := old.get(k, _ABSENT)) is not type(now := new.get(k, _ABSENT)) or was != now
-            or (type(was) in _NESTED and not _same(was, now))}
-
-
-_NESTED = (dict, list)
+    return {k for k in keys if not _same(old.get(k, _ABSENT), new.get(k, _ABSENT))}
 
 
 def _same(was: Any, now: Any) -> bool:
@@ -203,10 +187,10 @@ class Snapshot(Masks):
                     memo[key] = derived
             elif kind == "wheres":  # filters' kept masks (:meth:`Masks.mask`): those reading no changed field
                 memo[key] = {same: kept for same, kept in list(derived.items())  # (other threads add to it)
-                             if _reads(same).isdisjoint(fields)}
+                             if fields_read(same).isdisjoint(fields)}
             elif kind == "fetches":  # fetches' kept rows (:meth:`_kept_fetch`): those reading no changed field
                 memo[key] = {same: rows for same, rows in list(derived.items())
-                             if same[1] not in fields and _reads(same[0][2]).isdisjoint(fields)
+                             if same[1] not in fields and fields_read(same[0][2]).isdisjoint(fields)
                              } if _FETCH_READS.isdisjoint(fields) else {}
             elif field not in fields:
                 memo[key] = derived

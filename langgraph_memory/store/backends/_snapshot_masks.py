@@ -20,6 +20,7 @@ mask is read-only: a reader that wrote into one would fail, not change the next 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 from typing import Any, Callable
 
 import numpy as np
@@ -83,9 +84,11 @@ _NO_CONDITIONS = conditions(Where())
 """The conditions of a filter that has none but its namespace, status, ids and times."""
 
 
+@lru_cache(maxsize=4096)
 def fields_read(same: tuple[Any, ...]) -> frozenset[str]:
     """The payload fields a filter's :func:`conditions` ``same`` read (to keep its mask
-    across a write that changed none of them)."""
+    across a write that changed none of them). Kept per filter: a write's carry-over
+    (:meth:`~._snapshot.Snapshot._changed`) asks it of every kept filter, every turn."""
     (prefix, kinds, memory_types, categories, subjects, min_importance, created_since, created_until,
      expired_at, channel_scope, any_of, fields, ranges) = same
     out = {key for key, values in (

@@ -25,6 +25,7 @@ import time
 from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Sequence
 
+from langgraph_memory.store._checks import engine_exact
 from langgraph_memory.store.backends._base import (
     DenseQuery, FetchQuery, Hit, Query, SparseQuery, StoredPoint, bm25_key, env_count,
 )
@@ -86,9 +87,9 @@ def plain_patch(payload: dict[str, Any]) -> bool:
     having no expiry key, which the alive filter's ``is_null`` rejects). Not a float: it
     may store one a unit in the last place away (its parse is not exact: ~1 in 8 of
     ``time.time()`` values, measured). Nor an integer past 64 bits (signed, or unsigned
-    above): it stores one as a float. Those points are read again instead."""
-    return "namespace" not in payload and all(
-        isinstance(v, (bool, str)) or (isinstance(v, int) and -(1 << 63) <= v < 1 << 64) for v in payload.values())
+    above): it stores one as a float (:func:`~langgraph_memory.store._checks.engine_exact`).
+    Those points are read again instead."""
+    return "namespace" not in payload and all(isinstance(v, (bool, int, str)) and engine_exact(v) for v in payload.values())
 
 
 class WriteLog:

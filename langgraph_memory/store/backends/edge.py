@@ -254,13 +254,9 @@ class EdgeBackend:
         """The ids (as the engine gives them) and scores of the hits of snapshots'
         namespace-wide BM25 queries (:meth:`Snapshot.bm25_query`: no payload, no vector, no
         prefetch, filters by namespace alone: never two steps)."""
-        # Spelled for those queries alone (the engine's defaults read no payload or vector), a
-        # turn's one query sent alone: ~1.5 µs less than to_request and a batch of one.
-        requests = [qe.QueryRequest(q.limit, query=qe.Query.Nearest(qe.SparseVector(q.indices, q.values), using=SPARSE),
-                                    filter=self._whole_namespace(q.where)) for q in queries]
-        found = ([self.shard.query(*requests)] if len(requests) == 1
-                 else self.shard.query_batch(qe.QueryBatchRequest(requests)))
-        return [to_answer(q, rows, True) for q, rows in zip(queries, found)]
+        requests = [to_request(q, self._whole_namespace(q.where)) for q in queries]
+        return [to_answer(q, rows, True)
+                for q, rows in zip(queries, self.shard.query_batch(qe.QueryBatchRequest(requests)))]
 
     def _whole_namespace(self, where: Where) -> qe.Filter:
         """``where`` translated, kept per filter: a snapshot's namespace-wide filter is
