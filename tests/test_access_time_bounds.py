@@ -42,3 +42,20 @@ def test_an_access_time_is_stored_within_bounds_or_refused(fake_stores, backend_
     for field in ("last_accessed_at", "vitality_at"):
         assert EPOCH_MIN <= payload[field] <= EPOCH_MAX, (field, payload[field])
     assert store.get(memory.id, namespace=namespace).access_count == 1
+
+
+@pytest.mark.parametrize("backend_name", ["edge", "qdrant"])
+@pytest.mark.parametrize("now", [datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1))), datetime(9999, 12, 31),
+                                 datetime(2200, 1, 2, tzinfo=timezone.utc)])
+def test_a_garden_pass_or_restore_at_an_unstorable_time_is_refused_and_writes_nothing(
+    fake_stores, backend_name: str, now: datetime,
+) -> None:
+    store = fake_stores[backend_name]
+    namespace = ("memories", f"access-time-{next(_users)}")
+    memory = store.remember("Alice drinks green tea", namespace=namespace).memory
+    before = store._backend.retrieve([memory.id])[0].payload
+    with pytest.raises(InvalidMemoryError):
+        store.garden(namespace, now=now)
+    with pytest.raises(InvalidMemoryError):
+        store.restore(memory.id, namespace=namespace, now=now)
+    assert store._backend.retrieve([memory.id])[0].payload == before
