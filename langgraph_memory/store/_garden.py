@@ -18,10 +18,11 @@ import threading
 import time
 import uuid
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Iterable
 
 from langgraph_memory.errors import InvalidMemoryError
+from langgraph_memory.store._checks import check_datetime
 from langgraph_memory.store._links import unlink_removed
 from langgraph_memory.store._reads import points_by_id
 from langgraph_memory.store.backends import StoredPoint, Where
@@ -82,9 +83,9 @@ def _summary(values: list[float]) -> dict[str, float | None]:
 def check_now(now: Any) -> float:
     if now is None:
         return utcnow().timestamp()
-    if not isinstance(now, datetime):
-        raise InvalidMemoryError("now", f"expected a datetime, got {type(now).__name__}")
-    return (now if now.tzinfo else now.replace(tzinfo=timezone.utc)).timestamp()
+    # Within the storable range: an access or a pass stores it (``vitality_at``), and a
+    # time past TIME_MAX there would keep a memory from ever fading.
+    return check_datetime("now", now).timestamp()
 
 
 def _local_lock(store: Any, key: str) -> threading.Lock:

@@ -312,7 +312,8 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         self, memory_ids: Sequence[str], *, namespace: Namespace, injected: bool = False, now: datetime | None = None,
     ) -> None:
         """Count an access (and an injection) on each memory and boost its vitality; used
-        off the hot path. ``now``: the access time (replays, tests); default the current time."""
+        off the hot path. ``now``: the access time (replays, tests), within the storable range (1970 to 2200,
+        else :class:`InvalidMemoryError`); default the current time."""
         now = _garden.check_now(now)
         settings = self.decay_settings()
         with self._writer.lock(validate_namespace(namespace), "__stats__"):
