@@ -151,3 +151,27 @@ def test_the_prehook_chooses_the_same_among_equals_with_and_without_a_snapshot(t
         assert any(channel == "important" for chosen in held for _, channel in chosen)
     finally:
         store.close()
+
+
+def test_a_point_rewritten_between_the_two_reads_is_not_given_twice():
+    """A point the page had above the group, whose key a write set to the group's before the
+    group was read, comes once: where the first read put it (the answer is then one short,
+    as any answer read in two steps across a write may be)."""
+    from types import SimpleNamespace as Row
+
+    from langgraph_memory.store.backends._fetch_order import settled, widened
+
+    query = FetchQuery(Where(namespace="n"), 3, order_by="importance")
+    page = [Row(id="b", order_value=0.9), Row(id="c", order_value=0.5), Row(id="d", order_value=0.5),
+            Row(id="e", order_value=0.5)]
+    asked: list[FetchQuery] = []
+
+    def run(ties):
+        asked.extend(ties)
+        return [[Row(id="a", order_value=None), Row(id="b", order_value=None)][: ties[0].limit]]
+
+    [rows] = settled([query], [page], run)
+    assert [r.id for r in rows] == ["b", "a"]
+    assert widened([query])[0].limit == 4
+    [tie] = asked
+    assert tie.order_by is None and tie.limit == 2 and tie.where.ranges == (("importance", 0.5, None, 0.5, None),)

@@ -24,9 +24,10 @@ gives them: ``uuid.UUID`` objects (Edge) by their 128-bit value, canonical UUID 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 
-from langgraph_memory.store.backends._base import FetchQuery, Query
+from langgraph_memory.store.backends._base import FetchQuery, Query, Where
 
 __all__ = ["ordered", "settled", "widened"]
 
@@ -55,7 +56,7 @@ def settled(
     ascending id. ``run`` reads the groups of equal keys a cut falls in (one engine round
     for them all), only when one does."""
     out = list(rows)
-    groups: list[tuple[int, list[Any], Any, FetchQuery]] = []  # (query, rows above the group, key, group read)
+    groups: list[tuple[int, list[Any], FetchQuery]] = []  # (query, its rows above the group, the group's read)
     for i, q in enumerate(queries):
         if not ordered(q):
             continue
@@ -66,11 +67,11 @@ def settled(
             edge = keys[limit - 1]
             above = [r for r, key in zip(found[:limit], keys) if key != edge]
             tie = FetchQuery(_with_key(q, edge), limit - len(above), None, True, q.with_vectors, q.payload)
-            groups.append((i, _by_id(above, keys[: len(above)]), edge, tie))
+            groups.append((i, _by_id(above, keys[: len(above)]), tie))
         else:
             out[i] = _by_id(found[:limit], keys[:limit])
     if groups:
-        for (i, above, _, _), group in zip(groups, run([tie for *_, tie in groups])):
+        for (i, above, _), group in zip(groups, run([tie for *_, tie in groups])):
             seen = {r.id for r in above}
             # ascending id as the engine gives an unordered fetch (a point the page had above
             # the group and rewritten meanwhile to the group's key is not given twice)
@@ -78,10 +79,10 @@ def settled(
     return out
 
 
-def _with_key(query: FetchQuery, key: Any) -> Any:
-    where = query.where
-    bound = (query.order_by, key, None, key, None)  # gte and lte the key: equal to it
-    return type(where)(**{**where.__dict__, "ranges": (*where.ranges, bound)})
+def _with_key(query: FetchQuery, key: Any) -> Where:
+    """``query``'s filter, keeping only the points whose ordering field equals ``key``."""
+    bound = (query.order_by, key, None, key, None)  # at least and at most the key
+    return replace(query.where, ranges=(*query.where.ranges, bound))
 
 
 def _id(row: Any) -> Any:
