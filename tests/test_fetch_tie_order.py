@@ -175,3 +175,14 @@ def test_a_point_rewritten_between_the_two_reads_is_not_given_twice():
     assert widened([query])[0].limit == 4
     [tie] = asked
     assert tie.order_by is None and tie.limit == 2 and tie.where.ranges == (("importance", 0.5, None, 0.5, None),)
+
+
+def test_an_engine_giving_no_order_values_keeps_its_own_order():
+    from types import SimpleNamespace as Row
+
+    from langgraph_memory.store.backends._fetch_order import settled
+
+    query = FetchQuery(Where(namespace="n"), 2, order_by="importance")
+    page = [Row(id="c", order_value=None), Row(id="a", order_value=None), Row(id="b", order_value=None)]
+    [rows] = settled([query], [page], lambda ties: pytest.fail("no group to read without values"))
+    assert [r.id for r in rows] == ["c", "a"]

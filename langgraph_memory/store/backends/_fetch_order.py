@@ -63,7 +63,9 @@ def settled(
         found = rows[i]
         keys = [r.order_value for r in found]
         limit = q.limit
-        if len(found) > limit and keys[limit - 1] == keys[limit]:
+        if keys and keys[-1] is None:  # an engine that gives no order values: its own order
+            out[i] = found[:limit]
+        elif len(found) > limit and keys[limit - 1] == keys[limit]:
             edge = keys[limit - 1]
             above = [r for r, key in zip(found[:limit], keys) if key != edge]
             tie = FetchQuery(_with_key(q, edge), limit - len(above), None, True, q.with_vectors, q.payload)
