@@ -254,7 +254,8 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         channel: str | None = None,
     ) -> list[Memory]:
         """Live memories created or updated since ``since`` (``"6h"``, a timedelta or a
-        datetime; ``None``: any time), newest first. This answers "what did we talk about?".
+        datetime; ``None``: any time), newest first (equal times by ascending id). This
+        answers "what did we talk about?".
         ``channel``: only the memories learned in that channel."""
         [memories] = self._read(recent_plan(namespace, since, limit, kinds, channel))
         return memories

@@ -253,7 +253,8 @@ def bm25_key(query: SparseQuery) -> tuple[tuple[int, ...], tuple[float, ...]]:
 
 @dataclass(frozen=True)
 class FetchQuery:
-    """Points matching ``where``, first by a float field (``order_by``), else in id order.
+    """Points matching ``where``, first by a float field (``order_by``; equal values by
+    ascending id, on every backend: :mod:`._fetch_order`), else in id order.
     It rides in :meth:`Backend.query_batch` with the nearest-neighbour queries, so a
     turn's metadata channels cost no round trip of their own. Hits score 0."""
 

@@ -29,6 +29,7 @@ from langgraph_memory.store.backends._base import (
 )
 from langgraph_memory.store.backends import _two_step
 from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
+from langgraph_memory.store.backends._fetch_order import ordered, settled, widened
 from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
@@ -277,6 +278,15 @@ class EdgeBackend:
         return min(self._written, self.shard.count(qe.CountRequest(exact=False, filter=where)))
 
     def _one_round(self, queries: Sequence[Query], scores_only: frozenset[int] = frozenset()) -> list[Any]:
+        # Ordered fetches: equal keys by ascending id, as a snapshot gives them (_fetch_order).
+        asked = widened(queries) if any(map(ordered, queries)) else queries
+        results = self._records(asked)
+        if asked is not queries:
+            results = settled(queries, results, self._records)
+        return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
+
+    def _records(self, queries: Sequence[Query]) -> list[Any]:
+        """The engine's records answering ``queries``, in one call."""
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
         requests = []
         for q in queries:
@@ -284,8 +294,7 @@ class EdgeBackend:
             if flt is None:
                 flt = filters[q.where] = to_filter(q.where)
             requests.append(to_request(q, flt))
-        results = self.shard.query_batch(qe.QueryBatchRequest(requests))
-        return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
+        return self.shard.query_batch(qe.QueryBatchRequest(requests))  # type: ignore[no-any-return]
 
     @engine_call
     def scroll(

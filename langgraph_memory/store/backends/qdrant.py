@@ -30,6 +30,7 @@ from langgraph_memory.store.backends._base import (
     translate,
     vectors_wanted,
 )
+from langgraph_memory.store.backends._fetch_order import ordered, settled, widened
 from langgraph_memory.errors import SchemaMismatchError
 
 DEFAULT_COLLECTION = "langgraph_memory"
@@ -184,6 +185,18 @@ class QdrantClientBackend:
         return [_point(r, with_vectors) for r in records]
 
     def query_batch(self, queries: Sequence[Query], *, cached: bool = False) -> list[list[Hit]]:
+        # Ordered fetches: equal keys by ascending id, as a snapshot gives them (_fetch_order).
+        asked = widened(queries) if any(map(ordered, queries)) else queries
+        results = self._points(asked)
+        if asked is not queries:
+            results = settled(queries, results, self._points)
+        return [
+            [Hit(_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in points]
+            for q, points in zip(queries, results)
+        ]
+
+    def _points(self, queries: Sequence[Query]) -> list[list[Any]]:
+        """The engine's scored points answering ``queries``, in one round trip."""
         filters: dict[Where, models.Filter] = {}  # a batch often repeats one filter
         requests = []
         for q in queries:
@@ -216,10 +229,7 @@ class QdrantClientBackend:
             )
         with self._guard():
             responses = self.client.query_batch_points(self.collection, requests=requests)
-        return [
-            [Hit(_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in resp.points]
-            for q, resp in zip(queries, responses)
-        ]
+        return [resp.points for resp in responses]
 
     def scroll(
         self,
