@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -28,6 +29,7 @@ from langgraph_memory.store.backends._base import (
     env_count,
 )
 from langgraph_memory.store.backends import _two_step
+from langgraph_memory.store.backends._bm25_idf import CLIENT, IDF_KEY, TermCounts, idf_mode
 from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
 from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
@@ -82,6 +84,8 @@ class EdgeBackend:
         """Snapshots' namespace-wide filters, translated (:meth:`_whole_namespace`)."""
         self._written = 0
         """Points upserted since the shard was opened or last built: see :meth:`_unindexed_estimate`."""
+        self._counts: TermCounts | None = None
+        """A client-IDF store's live BM25 statistics (:mod:`._bm25_idf`); ``None``: the engine's IDF."""
 
     @property
     def write_log(self) -> WriteLog:
@@ -122,9 +126,12 @@ class EdgeBackend:
         if self._shard is not None and stored is not None:
             return stored  # already open: a second face over the same engine
         # What the data is: checked against a shard that exists, written with a new one.
+        # BM25's IDF is ours in a new store, the engine's in one made before (its shard
+        # refuses another modifier): :mod:`._bm25_idf`.
+        client_idf = idf_mode(stored, self.path / META_FILE) == CLIENT
         schema = {
             "vectors": {DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
-            "sparse_vectors": {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            "sparse_vectors": {SPARSE: qe.EdgeSparseVectorParams(modifier=None if client_idf else qe.Modifier.Idf)},
         }
         threads = search_threads()
         try:
@@ -149,8 +156,9 @@ class EdgeBackend:
                     "API) or by another MemoryStore of this process (share one between threads)."
                 ) from exc
             raise
+        self._counts = TermCounts(lambda: self.shard) if client_idf else None
         if stored is None:
-            stored = dict(meta, dim=dim)
+            stored = dict(meta, dim=dim, **{IDF_KEY: CLIENT})
             tmp = meta_path.with_suffix(".tmp")
             tmp.write_text(json.dumps(stored, indent=2))
             tmp.replace(meta_path)
@@ -184,17 +192,31 @@ class EdgeBackend:
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         self._written += len(edge_points)
         condition = None if only_if is None else to_filter(only_if)
-        self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), [p.id for p in points],
-                     {p.payload.get("namespace") for p in points})
+        ids = [p.id for p in points]
+        # The counts' terms after the write: each point's vector as given (``None``, when a
+        # condition may have left some as they were: read again).
+        new = None if condition is not None else {
+            p.id: tuple(set(p.sparse[0])) if p.sparse is not None else () for p in points}
+        self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), ids,
+                     {p.payload.get("namespace") for p in points}, counted=(ids, None, new))
 
     def _update(
         self, operation: Any, ids: Sequence[str] | None, into: Any = (), vectors: bool = True, patch: Any = None,
+        counted: tuple[Any, Any, Any] | None = None,
     ) -> None:
         """One write; what it touched (:meth:`._snapshots.WriteLog.wrote`) is logged for the
-        snapshots once it returns, or fails (it may have been applied in part: then as unknown)."""
+        snapshots once it returns, or fails (it may have been applied in part: then as unknown).
+        ``counted``: the points whose sparse vectors it changes, as :meth:`TermCounts.written`
+        takes them (``None``: it changes none)."""
         done = False
         try:
-            self.shard.update(operation)
+            if self._counts is None:
+                self.shard.update(operation)
+            elif counted is None:
+                with self._counts.lock:
+                    self.shard.update(operation)
+            else:
+                self._counts.written(lambda: self.shard.update(operation), *counted)
             done = True
         finally:
             self._snapshots.log.wrote(ids, into, vectors, patch if done else None)
@@ -254,9 +276,16 @@ class EdgeBackend:
         """The ids (as the engine gives them) and scores of the hits of snapshots'
         namespace-wide BM25 queries (:meth:`Snapshot.bm25_query`: no payload, no vector, no
         prefetch, filters by namespace alone: never two steps)."""
-        requests = [to_request(q, self._whole_namespace(q.where)) for q in queries]
+        requests = [to_request(q, self._whole_namespace(q.where), self._weights(q)) for q in queries]
         return [to_answer(q, rows, True)
                 for q, rows in zip(queries, self.shard.query_batch(qe.QueryBatchRequest(requests)))]
+
+    def _weights(self, query: Query) -> list[float] | None:
+        """A BM25 query's weights times our IDF on a client-IDF store (:mod:`._bm25_idf`);
+        ``None``: sent as they are (the engine's IDF, or no BM25 query)."""
+        if self._counts is None or not isinstance(query, SparseQuery):
+            return None
+        return self._counts.weights(query.indices, query.values)
 
     def _whole_namespace(self, where: Where) -> qe.Filter:
         """``where`` translated, kept per filter: a snapshot's namespace-wide filter is
@@ -283,7 +312,7 @@ class EdgeBackend:
             flt = filters.get(q.where)
             if flt is None:
                 flt = filters[q.where] = to_filter(q.where)
-            requests.append(to_request(q, flt))
+            requests.append(to_request(q, flt, self._weights(q)))
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
         return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
 
@@ -343,10 +372,11 @@ class EdgeBackend:
         plain = all(plain_patch(payload) for _, payload in updates)
         done: list[tuple[frozenset[str], dict[str, Any]]] = []
         try:
-            for ids, payload in updates:
-                if ids:
-                    self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
-                done.append((frozenset(ids), dict(payload)))
+            with self._counts.lock if self._counts is not None else contextlib.nullcontext():
+                for ids, payload in updates:
+                    if ids:
+                        self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+                    done.append((frozenset(ids), dict(payload)))
         finally:  # one that failed may have been applied in part: its ids are then read again
             tried = {i for ids, _ in updates[: len(done) + 1] for i in ids}
             self._snapshots.log.wrote(tried, (), False, tuple(done) if plain and len(done) == len(updates) else None)
@@ -358,14 +388,16 @@ class EdgeBackend:
     @engine_call
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), ids, (), False)
+            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), ids, (), False,
+                         counted=(ids, None, {}))
 
     @engine_call
     def delete_where(self, where: Where) -> int:
         flt = to_filter(where)
-        n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
-        if n:
-            self._update(qe.UpdateOperation.delete_points_by_filter(flt), None)
+        with self._counts.lock if self._counts is not None else contextlib.nullcontext():
+            n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
+            if n:
+                self._update(qe.UpdateOperation.delete_points_by_filter(flt), None, counted=(None, flt, {}))
         return n
 
     @engine_call
@@ -399,3 +431,5 @@ class EdgeBackend:
                 self._shard.close()
                 self._shard = None
                 self._snapshots.clear()
+                if self._counts is not None:
+                    self._counts.forget()
