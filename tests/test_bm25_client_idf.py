@@ -57,14 +57,14 @@ def points(bm25, texts: list[str], namespace_of=lambda i: f"u{i % 3}", seed: int
     return out
 
 
-def open_backend(path, *, old: bool = False) -> EdgeBackend:
+def open_backend(path, *, old: bool = False, dim: int = DIM) -> EdgeBackend:
     """A backend at ``path``; ``old``: a store in the format made before client IDF (its meta
-    file written first, without the field, as those stores have it)."""
+    file written first, without the field, as those stores have it: the engine's IDF)."""
     if old and not (path / META_FILE).exists():
         path.mkdir(parents=True, exist_ok=True)
-        (path / META_FILE).write_text(json.dumps({"embedder": "test", "dim": DIM}))
+        (path / META_FILE).write_text(json.dumps({"embedder": "test", "dim": dim}))
     backend = EdgeBackend(path)
-    backend.setup(dim=DIM, meta={"embedder": "test"})
+    backend.setup(dim=dim, meta={"embedder": "test"})
     return backend
 
 

@@ -90,6 +90,8 @@ class TermCounts:
         """Whether the counts are those of the live points (else counted at next need)."""
         self.n = 0
         self.df: Counter[int] = Counter()
+        self.negative = False
+        """Whether a stored sparse value may be negative (:func:`._bm25_local.settled`'s margin)."""
         self.version = 0
         """Changes whenever the counts may have: weights computed before are stale."""
         self._weights: dict[tuple[Terms, tuple[float, ...]], tuple[int, list[float]]] = {}
@@ -99,7 +101,7 @@ class TermCounts:
     def recount(self) -> None:
         """Count every live point's sparse vector: one scroll of the shard."""
         with self.lock:
-            n, df = 0, Counter[int]()
+            n, df, negative = 0, Counter[int](), False
             offset = None
             while True:
                 records, offset = self._shard().scroll(qe.ScrollRequest(
@@ -109,9 +111,10 @@ class TermCounts:
                     if terms:
                         n += 1
                         df.update(terms)
+                        negative = negative or min(r.vector[SPARSE].values) < 0
                 if offset is None:
                     break
-            self.n, self.df, self.known = n, df, True
+            self.n, self.df, self.known, self.negative = n, df, True, negative
             self.version += 1
 
     def weights(self, indices: Sequence[int], values: Sequence[float]) -> list[float]:

@@ -95,6 +95,9 @@ def to_request(q: Query, flt: qe.Filter, weights: list[float] | None = None) -> 
     else:
         query = qe.Query.Nearest(qe.SparseVector(
             indices=q.indices, values=q.values if weights is None else weights), using=SPARSE)
+    vectors: Any = vectors_wanted(q)
+    if weights is not None and q.rescore is None:  # scored again by us: the hits' sparse vectors
+        vectors = [DENSE, SPARSE] if q.with_vectors else [SPARSE]
     prefetches = None
     if isinstance(q, SparseQuery) and q.rescore is not None:
         prefetches = [qe.Prefetch(limit=q.limit, query=query, filter=flt)]
@@ -105,7 +108,7 @@ def to_request(q: Query, flt: qe.Filter, weights: list[float] | None = None) -> 
         prefetches=prefetches,
         filter=flt,
         with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
-        with_vector=vectors_wanted(q),
+        with_vector=vectors,
         score_threshold=getattr(q, "min_score", None),
     )
 

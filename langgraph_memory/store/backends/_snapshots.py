@@ -178,6 +178,9 @@ class Snapshots:
         self.max_points = min(snapshot_points() if max_points is None else max_points, self.budget)
         """Points of the largest namespace held (at most the budget)."""
         self.log = WriteLog()
+        self.local_bm25 = False
+        """Snapshots hold their rows' sparse vectors and score BM25 themselves (a client-IDF
+        store: :mod:`._bm25_local`); else the engine scores for them."""
         self._lock = threading.Lock()
         self._held: OrderedDict[str, Snapshot] = OrderedDict()
         self._reads: dict[str, int] = {}
@@ -324,7 +327,7 @@ class Snapshots:
             return None
         from langgraph_memory.store.backends._snapshot import Snapshot
 
-        return Snapshot.of(namespace, seq, points, dim)
+        return Snapshot.of(namespace, seq, points, dim, self.local_bm25)
 
 
 def local_answers(
@@ -366,7 +369,7 @@ def local_answers(
 
 def answer_batch(
     snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
-    engine_batch: Callable[..., list[Any]],
+    engine_batch: Callable[..., list[Any]], weigh: Callable[[SparseQuery], list[float] | None] | None = None,
 ) -> list[list[Hit]]:
     """Every query's hits: from a snapshot where one answers it, the rest from the engine
     in one call (``engine_batch(queries, scores_only)``: the answer to each query of
@@ -388,7 +391,11 @@ def answer_batch(
                 mine = bm25[id(snap)] = (snap, [])
             mine[1].append((i, q))
             key = bm25_key(q)
-            if key not in snap._bm25 and (id(snap), key) not in wide:
+            if key in snap._bm25 or (id(snap), key) in wide:
+                continue
+            if weigh is not None and snap.sparse is not None:  # a client-IDF store: scored here
+                snap.score_bm25(q, weigh(q))  # type: ignore[arg-type]
+            else:
                 wide[id(snap), key] = (snap, snap.bm25_query(q))
         else:
             rest.append(i)

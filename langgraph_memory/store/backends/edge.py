@@ -7,6 +7,7 @@ import json
 import os
 import threading
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -30,6 +31,7 @@ from langgraph_memory.store.backends._base import (
 )
 from langgraph_memory.store.backends import _two_step
 from langgraph_memory.store.backends._bm25_idf import CLIENT, IDF_KEY, TermCounts, idf_mode
+from langgraph_memory.store.backends._bm25_local import settled
 from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
 from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
@@ -157,6 +159,8 @@ class EdgeBackend:
                 ) from exc
             raise
         self._counts = TermCounts(lambda: self.shard) if client_idf else None
+        self._snapshots.local_bm25 = client_idf  # snapshots hold sparse vectors and score BM25
+        self._sparse_too = [DENSE, SPARSE] if client_idf else [DENSE]
         if stored is None:
             stored = dict(meta, dim=dim, **{IDF_KEY: CLIENT})
             tmp = meta_path.with_suffix(".tmp")
@@ -189,6 +193,8 @@ class EdgeBackend:
                 vector[DENSE] = p.dense
             if p.sparse is not None:
                 vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
+                if self._counts is not None and p.sparse[1] and min(p.sparse[1]) < 0:
+                    self._counts.negative = True
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         self._written += len(edge_points)
         condition = None if only_if is None else to_filter(only_if)
@@ -236,7 +242,8 @@ class EdgeBackend:
         are answered from its snapshot (:mod:`._snapshot`), the others by the engine."""
         if not cached:
             return self._engine_batch(queries)
-        return answer_batch(self._snapshots, queries, self._snapshot, self._engine_batch)
+        return answer_batch(self._snapshots, queries, self._snapshot, self._engine_batch,
+                            None if self._counts is None else self._weights)
 
     def _snapshot(self, namespace: str, searched: bool) -> Snapshot | None:
         return self._snapshots.get(namespace, self._read_namespace, self.retrieve_dense, self._dim, searched,
@@ -248,7 +255,7 @@ class EdgeBackend:
     def retrieve_dense(self, ids: Sequence[str], with_vectors: bool) -> list[StoredPoint]:
         """The points among ``ids`` that exist, with their dense vector only if asked."""
         records = self.shard.retrieve([uuid.UUID(i) for i in ids], with_payload=True,
-                                      with_vector=[DENSE] if with_vectors else False)
+                                      with_vector=self._sparse_too if with_vectors else False)
         return [to_point(r, with_vectors) for r in records]
 
     def _read_namespace(self, namespace: str, at_most: int) -> list[StoredPoint] | None:
@@ -257,7 +264,7 @@ class EdgeBackend:
         the same scroll tells that it grew since."""
         records, _ = self.shard.scroll(qe.ScrollRequest(
             limit=at_most + 1, filter=to_filter(Where(namespace=namespace, status=None)), with_payload=True,
-            with_vector=[DENSE]))
+            with_vector=self._sparse_too))
         return None if len(records) > at_most else [to_point(r, True) for r in records]
 
     def _engine_batch(self, queries: Sequence[Query], scores_only: Sequence[Query] = ()) -> list[Any]:
@@ -307,14 +314,18 @@ class EdgeBackend:
 
     def _one_round(self, queries: Sequence[Query], scores_only: frozenset[int] = frozenset()) -> list[Any]:
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
-        requests = []
-        for q in queries:
+        requests, weights = [], [self._weights(q) for q in queries]
+        for q, w in zip(queries, weights):
             flt = filters.get(q.where)
             if flt is None:
                 flt = filters[q.where] = to_filter(q.where)
-            requests.append(to_request(q, flt, self._weights(q)))
+            requests.append(to_request(q, flt, w))
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
-        return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
+        # A client-IDF store's BM25 lists are scored by us (as a snapshot scores them): :mod:`._bm25_local`.
+        return [to_answer(q, rows, id(q) in scores_only) if w is None or q.rescore is not None or id(q) in scores_only else settled(
+                    q, rows, w, not self._counts.negative and min(w, default=0) >= 0,  # type: ignore[union-attr]
+                    lambda limit, q=q, w=w: self.shard.query(to_request(replace(q, limit=limit), filters[q.where], w)))
+                for q, rows, w in zip(queries, results, weights)]
 
     @engine_call
     def scroll(
