@@ -221,3 +221,65 @@ def test_counts_equal_a_recount_after_any_writes(tmp_path_factory, bm25, steps):
         n, df = live_counts(backend)
         assert (backend._counts.n, +backend._counts.df) == (n, df)
     backend.close()
+
+
+def test_counts_stay_right_under_threads(tmp_path, bm25):
+    """Writers on overlapping ids and readers of the counts at once: every reader sees a
+    whole state (no term held by more points than N), and the counts end as a recount."""
+    import threading
+
+    texts = sentences(40, 6)
+    vectors = bm25.embed_documents(texts)
+    ids = [str(uuid.UUID(int=k + 1)) for k in range(16)]
+    backend = open_backend(tmp_path / "s")
+    backend._counts.weights([1], [1.0])
+    seen_bad: list[tuple[int, int]] = []
+
+    def write(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        for _ in range(60):
+            k, t = int(rng.integers(16)), int(rng.integers(40))
+            if rng.random() < 0.7:
+                backend.upsert([StoredPoint(ids[k], {"namespace": f"u{k % 2}", "status": "live"}, [1.0] * DIM,
+                                            (list(vectors[t].indices), list(vectors[t].values)))])
+            elif rng.random() < 0.8:
+                backend.delete([ids[k]])
+            else:
+                backend.delete_where(Where(namespace=f"u{k % 2}", status=None, ids=(ids[k],)))
+
+    def read() -> None:
+        for _ in range(200):
+            assert all(w > 0 for w in backend._counts.weights([3, 5], [1.0, 1.0]))
+            with backend._counts.lock:
+                if backend._counts.df and max(backend._counts.df.values()) > backend._counts.n:
+                    seen_bad.append((backend._counts.n, max(backend._counts.df.values())))
+
+    threads = [threading.Thread(target=write, args=(s,)) for s in range(2)] + [threading.Thread(target=read)
+                                                                               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not seen_bad
+    n, df = live_counts(backend)
+    assert (backend._counts.n, +backend._counts.df) == (n, df)
+    backend.close()
+
+
+@pytest.mark.parametrize("value", [None, 1, "Client", "", ["client"], {"client": True}])
+def test_a_store_with_a_garbled_idf_field_does_not_open(tmp_path, fake_embeddings, value):
+    from langgraph_memory import MemoryStore
+
+    with MemoryStore.open(tmp_path / "s", embeddings=fake_embeddings) as store:
+        store.remember("Alice drinks tea", namespace=("u",), dedup=False)
+    meta = json.loads((tmp_path / "s" / META_FILE).read_text())
+    assert meta[IDF_KEY] == CLIENT
+    meta[IDF_KEY] = value
+    (tmp_path / "s" / META_FILE).write_text(json.dumps(meta))
+    with pytest.raises(StorageError, match=IDF_KEY):
+        MemoryStore.open(tmp_path / "s", embeddings=fake_embeddings)
+    assert json.loads((tmp_path / "s" / META_FILE).read_text())[IDF_KEY] == value  # left as it was
+    meta[IDF_KEY] = CLIENT
+    (tmp_path / "s" / META_FILE).write_text(json.dumps(meta))
+    with MemoryStore.open(tmp_path / "s", embeddings=fake_embeddings) as store:
+        assert [h.memory.content for h in store.search("tea", namespace=("u",), mode="bm25")] == ["Alice drinks tea"]

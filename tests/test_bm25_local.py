@@ -120,6 +120,13 @@ def test_scores_are_the_engines_products_and_agree_after_writes(engine):
     after, remote = _both(engine, query)
     assert after == remote and after != before
     assert engine._snapshots._held[namespace] is not snapshot
+    # A point of the namespace rewritten with other terms: the snapshot re-reads its row (vectors and all).
+    [point] = engine.retrieve([ids[5]], with_vectors=True)
+    engine.upsert([StoredPoint(point.id, point.payload, point.dense, ([1, 2, 3, 4], [2.0, 2.0, 2.0, 2.0]))])
+    rewritten, remote = _both(engine, query)
+    assert rewritten == remote and rewritten[0][0] == point.id
+    assert engine._snapshots._held[namespace].sparse[engine._snapshots._held[namespace].row[point.id]] == (
+        [1, 2, 3, 4], [2.0, 2.0, 2.0, 2.0])
 
 
 @settings(max_examples=200, deadline=None)

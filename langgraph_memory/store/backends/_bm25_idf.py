@@ -30,7 +30,7 @@ import numpy as np
 import qdrant_edge as qe
 
 from langgraph_memory.errors import StorageError
-from langgraph_memory.store.backends._base import SPARSE, id_string
+from langgraph_memory.store.backends._base import SPARSE, StoredPoint, id_string
 
 IDF_KEY = "bm25_idf"
 CLIENT = "client"
@@ -53,8 +53,8 @@ def idf_mode(stored: dict[str, Any] | None, where: object) -> str:
     if stored is None:
         return CLIENT
     value = stored.get(IDF_KEY, ENGINE)
-    if value is CLIENT or (type(value) is str and value in (CLIENT, ENGINE)):
-        return str(value)
+    if type(value) is str and value in (CLIENT, ENGINE):
+        return value
     raise StorageError(
         f"{where} is damaged: its {IDF_KEY!r} is {value!r}, not {CLIENT!r} or {ENGINE!r}; "
         "restore it from a backup or an export")
@@ -135,6 +135,14 @@ class TermCounts:
             return weighted
 
     # -- writing ---------------------------------------------------------------------------
+
+    def upserted(self, points: Sequence[StoredPoint], conditional: bool) -> dict[str, Terms] | None:
+        """The terms of ``points`` once upserted (``None`` when a condition may leave some
+        as they were: read again after the write); a negative value is noted."""
+        if any(p.sparse is not None and p.sparse[1] and min(p.sparse[1]) < 0 for p in points):
+            self.negative = True
+        return None if conditional else {
+            p.id: tuple(set(p.sparse[0])) if p.sparse is not None else () for p in points}
 
     def _read(self, ids: Iterable[str]) -> dict[str, Terms]:
         records = self._shard().retrieve([uuid.UUID(i) for i in ids], with_payload=False, with_vector=[SPARSE])

@@ -86,8 +86,9 @@ class Snapshot(Masks):
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
         self._memo: dict[Any, Any] = {} if memo is None else memo
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
-        """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25_scores`); every new
-        snapshot (a new sequence number) starts without."""
+        """The BM25 scores of the rows, by query (:meth:`score_bm25`, or the engine's:
+        :meth:`learn_bm25_scores`); every new snapshot (a new sequence number: a write
+        anywhere in the shard, which changes the IDF) starts without."""
         self._orders: dict[Any, Any] = {}
         """Rows by score, per query vector (:mod:`._snapshot_batch`): a turn's rounds reuse them."""
         self.sparse = sparse

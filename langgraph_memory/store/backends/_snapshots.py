@@ -5,9 +5,11 @@ around the engine than in it: ~100 records converted and ~10 filters built a tur
 three engine rounds. A namespace of at most :func:`snapshot_points` points that is
 searched again and again (a conversation's turns) is read once, payloads and dense
 vectors, and a batch's dense and fetch queries on it are answered by its
-:class:`~._snapshot.Snapshot` in numpy. BM25 scores come from the engine (their IDF
-counts the whole shard), one query per query vector scoring the whole namespace, which
-the snapshot filters and cuts for each list. Only reads that ask for it (``query_batch(cached=True)``: the
+:class:`~._snapshot.Snapshot` in numpy. BM25 too: on a store whose IDF is ours
+(:mod:`._bm25_idf`) the snapshot holds the sparse vectors and scores every row itself
+(:mod:`._bm25_local`); on an older store the engine scores (its IDF counts the whole
+shard), one query per query vector scoring the whole namespace. The snapshot filters
+and cuts each list from those scores. Only reads that ask for it (``query_batch(cached=True)``: the
 pre-hook) use snapshots.
 
 Writes: every write of the backend logs the ids it touched (or "anything", for a delete
@@ -373,10 +375,13 @@ def answer_batch(
 ) -> list[list[Hit]]:
     """Every query's hits: from a snapshot where one answers it, the rest from the engine
     in one call (``engine_batch(queries, scores_only)``: the answer to each query of
-    ``scores_only`` is the engine's ``(ids, scores)``, not hits). A BM25 query on a namespace with a snapshot asks the engine to score the
-    whole namespace once for its query vector, in that same call, and the snapshot cuts
-    every list of that vector from those scores (a hybrid search's later rounds too);
-    a list those scores do not settle goes to the engine in a second call."""
+    ``scores_only`` is the engine's ``(ids, scores)``, not hits). A BM25 query on a
+    namespace with a snapshot is scored by it, for every row, once per query vector: with
+    ``weigh`` (the query's weights times the store's IDF, on a client-IDF store), by the
+    snapshot itself; else the engine scores the whole namespace in that same call. The
+    snapshot cuts every list of that vector from those scores (a hybrid search's later
+    rounds too); a list the engine's best scores do not settle goes to the engine in a
+    second call."""
     local, held, masks = local_answers(snapshots, queries, snapshot_of)
     out: list[list[Hit] | None] = list(local)
     rest: list[int] = []  # the queries the engine answers

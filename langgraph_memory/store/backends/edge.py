@@ -193,16 +193,11 @@ class EdgeBackend:
                 vector[DENSE] = p.dense
             if p.sparse is not None:
                 vector[SPARSE] = qe.SparseVector(indices=p.sparse[0], values=p.sparse[1])
-                if self._counts is not None and p.sparse[1] and min(p.sparse[1]) < 0:
-                    self._counts.negative = True
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         self._written += len(edge_points)
         condition = None if only_if is None else to_filter(only_if)
         ids = [p.id for p in points]
-        # The counts' terms after the write: each point's vector as given (``None``, when a
-        # condition may have left some as they were: read again).
-        new = None if condition is not None else {
-            p.id: tuple(set(p.sparse[0])) if p.sparse is not None else () for p in points}
+        new = None if self._counts is None else self._counts.upserted(points, condition is not None)
         self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), ids,
                      {p.payload.get("namespace") for p in points}, counted=(ids, None, new))
 
@@ -212,8 +207,7 @@ class EdgeBackend:
     ) -> None:
         """One write; what it touched (:meth:`._snapshots.WriteLog.wrote`) is logged for the
         snapshots once it returns, or fails (it may have been applied in part: then as unknown).
-        ``counted``: the points whose sparse vectors it changes, as :meth:`TermCounts.written`
-        takes them (``None``: it changes none)."""
+        ``counted``: the points whose sparse vectors it changes (:meth:`TermCounts.written`)."""
         done = False
         try:
             if self._counts is None:
@@ -288,8 +282,7 @@ class EdgeBackend:
                 for q, rows in zip(queries, self.shard.query_batch(qe.QueryBatchRequest(requests)))]
 
     def _weights(self, query: Query) -> list[float] | None:
-        """A BM25 query's weights times our IDF on a client-IDF store (:mod:`._bm25_idf`);
-        ``None``: sent as they are (the engine's IDF, or no BM25 query)."""
+        """A BM25 query's weights times our IDF (:mod:`._bm25_idf`); ``None``: sent as they are."""
         if self._counts is None or not isinstance(query, SparseQuery):
             return None
         return self._counts.weights(query.indices, query.values)
@@ -321,11 +314,17 @@ class EdgeBackend:
                 flt = filters[q.where] = to_filter(q.where)
             requests.append(to_request(q, flt, w))
         results = self.shard.query_batch(qe.QueryBatchRequest(requests))
-        # A client-IDF store's BM25 lists are scored by us (as a snapshot scores them): :mod:`._bm25_local`.
-        return [to_answer(q, rows, id(q) in scores_only) if w is None or q.rescore is not None or id(q) in scores_only else settled(
-                    q, rows, w, not self._counts.negative and min(w, default=0) >= 0,  # type: ignore[union-attr]
-                    lambda limit, q=q, w=w: self.shard.query(to_request(replace(q, limit=limit), filters[q.where], w)))
+        return [self._answer(q, rows, w, filters[q.where], id(q) in scores_only)
                 for q, rows, w in zip(queries, results, weights)]
+
+    def _answer(self, q: Query, rows: list[Any], weights: list[float] | None, flt: qe.Filter, scores_only: bool) -> Any:
+        """The engine's ``rows`` for ``q``; a client-IDF store's BM25 list scored by us, as a
+        snapshot scores it, and asked deeper until it settles (:func:`._bm25_local.settled`)."""
+        if weights is None or scores_only or not isinstance(q, SparseQuery) or q.rescore is not None:
+            return to_answer(q, rows, scores_only)
+        exact = not self._counts.negative and min(weights, default=0) >= 0  # type: ignore[union-attr]
+        return settled(q, rows, weights, exact,
+                       lambda limit: self.shard.query(to_request(replace(q, limit=limit), flt, weights)))
 
     @engine_call
     def scroll(
