@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from langgraph_memory.store._reads import sparse_query
 from langgraph_memory.store.backends import DenseQuery, SparseQuery, StoredPoint, Where
 from langgraph_memory.store.backends._base import ExactHits
-from langgraph_memory.store.backends._bm25_local import Postings, order_margin, score
+from langgraph_memory.store.backends._bm25_local import Postings, order_margin, score, weighted
 from tests.test_bm25_client_idf import open_backend
 from tests.test_snapshot_reads import DIM, absent, payloads, wheres
 
@@ -137,7 +137,7 @@ def test_postings_score_each_row_as_one_document_is_scored(docs, terms, weights)
     vectors = [(list(d), list(d.values())) if d else None for d in docs]
     every = Postings(vectors).scores(terms, weights)
     for vector, s in zip(vectors, every):
-        one = None if vector is None else score(vector, terms, weights)
+        one = None if vector is None else score(vector, weighted(terms, weights))
         assert (one is None and np.isnan(s)) or one == s
 
 

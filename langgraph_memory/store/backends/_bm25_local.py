@@ -71,14 +71,20 @@ class Postings:
         return out
 
 
-def score(vector: Sparse, indices: Sequence[int], weights: Sequence[float]) -> float | None:
-    """One document's score, as :meth:`Postings.scores` computes it; ``None``: no shared term."""
+def weighted(indices: Sequence[int], weights: Sequence[float]) -> list[tuple[int, np.float32]]:
+    """A query's terms and float32 weights, in its order, for :func:`score`."""
+    return [(t, _F32(w)) for t, w in zip(indices, weights)]
+
+
+def score(vector: Sparse, query: list[tuple[int, np.float32]]) -> float | None:
+    """One document's score for a :func:`weighted` query, as :meth:`Postings.scores`
+    computes it (float32 throughout); ``None``: no shared term."""
     terms = _terms(vector)
     total, held = _F32(0.0), False
-    for t, w in zip(indices, weights):
+    for t, w in query:
         v = terms.get(t)
         if v is not None:
-            total = _F32(total + _F32(w) * _F32(v))
+            total = total + w * _F32(v)
             held = True
     return float(total) if held else None
 
@@ -100,13 +106,13 @@ def settled(
     ``deeper(limit)`` while they do not settle it. ``exact_margin``: every weight and
     stored value is non-negative (:func:`order_margin` holds); else only a list the engine
     returned whole (fewer than asked) settles."""
-    limit = query.limit
+    limit, asked = query.limit, weighted(query.indices, weights)
     while True:
         scored: list[tuple[float, str, Any]] = []
         for r in rows:
             vectors = r.vector or {}
             sparse = vectors.get(SPARSE)
-            s = None if sparse is None else score((sparse.indices, sparse.values), query.indices, weights)
+            s = None if sparse is None else score((sparse.indices, sparse.values), asked)
             if s is not None:
                 scored.append((s, id_string(r.id), r))
         scored.sort(key=lambda e: (-e[0], e[1]))
