@@ -21,7 +21,8 @@ from langgraph_memory.store.backends import DenseQuery, SparseQuery, StoredPoint
 from langgraph_memory.store.backends._base import ExactHits
 from langgraph_memory.store.backends._bm25_local import Postings, order_margin, score, weighted
 from tests.test_bm25_client_idf import open_backend
-from tests.test_snapshot_reads import DIM, absent, payloads, wheres
+from tests.test_snapshot_bm25 import _load
+from tests.test_snapshot_reads import DIM, payloads, wheres
 
 VOCAB = list(range(1, 9))  # few terms and few weights: shared terms and equal scores on purpose
 documents = st.dictionaries(st.sampled_from(VOCAB), st.sampled_from([0.5, 1.0, 1.25, 1.3435114]), max_size=4)
@@ -34,19 +35,6 @@ def engine(tmp_path_factory):
     assert backend._counts is not None and backend._snapshots.local_bm25
     yield backend
     backend.close()
-
-
-def _load(engine, namespace: str, rows: list[tuple[dict, dict[int, float]]]) -> list[str]:
-    rng = np.random.default_rng(len(rows))
-    points = []
-    for payload, terms in rows:
-        payload = {k: v for k, v in payload.items() if v is not absent}
-        vector = rng.normal(size=DIM)
-        points.append(StoredPoint(str(uuid.uuid4()), {**payload, "namespace": namespace, "content": "x"},
-                                  (vector / np.linalg.norm(vector)).tolist(),
-                                  (sorted(terms), [terms[t] for t in sorted(terms)]) if terms else None))
-    engine.upsert(points)
-    return [p.id for p in points]
 
 
 def _held(engine, namespace: str):

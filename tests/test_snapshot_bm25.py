@@ -37,7 +37,7 @@ documents = st.dictionaries(st.sampled_from(VOCAB), st.sampled_from([0.5, 1.0, 1
 queries = st.lists(st.sampled_from(VOCAB + [99]), min_size=1, max_size=4, unique=True).map(sorted)
 
 
-def _load(engine, namespace: str, rows: list[tuple[dict, dict[int, float]]]) -> None:
+def _load(engine, namespace: str, rows: list[tuple[dict, dict[int, float]]]) -> list[str]:
     rng = np.random.default_rng(len(rows))
     points = []
     for payload, terms in rows:
@@ -47,6 +47,7 @@ def _load(engine, namespace: str, rows: list[tuple[dict, dict[int, float]]]) -> 
                                   (vector / np.linalg.norm(vector)).tolist(),
                                   (sorted(terms), [terms[t] for t in sorted(terms)]) if terms else None))
     engine.upsert(points)
+    return [p.id for p in points]
 
 
 def _engine_list(engine, query: SparseQuery) -> list[tuple[str, float]]:

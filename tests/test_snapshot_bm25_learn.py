@@ -22,16 +22,7 @@ from langgraph_memory.store.backends import _base
 from langgraph_memory.store.backends._base import bm25_key, id_string, rows_of_ids
 from langgraph_memory.store.backends._snapshot import Snapshot
 from tests.test_snapshot_reads import DIM
-from tests.test_bm25_client_idf import open_backend
-
-
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory):
-    """A store made before client IDF: its snapshots learn the engine's BM25 scores
-    (a client-IDF store's score themselves: ``tests/test_bm25_local.py``)."""
-    backend = open_backend(tmp_path_factory.mktemp("snapshots") / "edge", old=True, dim=DIM)
-    yield backend
-    backend.close()
+from tests.test_snapshot_bm25 import engine  # noqa: F401  (a store made before client IDF, per module)
 
 _names = itertools.count()
 HELD = [uuid.UUID(int=n * 0x1F2E3D4C5B6A79880123456789ABCDEF % (1 << 128)) for n in range(1, 9)]
