@@ -43,8 +43,10 @@ DEFAULT_SNAPSHOT_POINTS = 2_000
 SNAPSHOT_BUDGET_ENV = "LANGGRAPH_MEMORY_SNAPSHOT_BUDGET"
 DEFAULT_SNAPSHOT_BUDGET = 20_000
 """All snapshots together hold at most this many points: ~4.2 MB per 1k points measured
-(1.5 MB of float32 vectors at 384 dimensions, the rest payloads), so ~85 MB. In points,
-not namespaces: a larger cap holds fewer namespaces, not more memory."""
+(1.5 MB of float32 vectors at 384 dimensions, the rest payloads), so ~85 MB; a
+client-IDF store's also hold sparse vectors (~0.7-0.9 MB per 1k one-sentence memories as
+Python lists, estimated). In points, not namespaces: a larger cap holds fewer namespaces,
+not more memory."""
 READS_BEFORE_SNAPSHOT = 2
 POINTS_PER_SEARCH = 100
 """A namespace is read whole once it has been searched once per this many of its points
