@@ -20,14 +20,24 @@ from langgraph_memory.store._reads import live_where
 from langgraph_memory.store.backends import SparseQuery, StoredPoint, Where
 from langgraph_memory.store.backends._snapshot import Snapshot
 from langgraph_memory.store.records import namespace_key
-from tests.test_snapshot_reads import DIM, absent, engine, payloads, wheres  # noqa: F401 (engine: a fixture)
+from tests.test_snapshot_reads import DIM, absent, payloads, wheres
+from tests.test_bm25_client_idf import open_backend
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    """A store made before client IDF: its snapshots learn the engine's BM25 scores
+    (a client-IDF store's score themselves: ``tests/test_bm25_local.py``)."""
+    backend = open_backend(tmp_path_factory.mktemp("snapshots") / "edge", old=True, dim=DIM)
+    yield backend
+    backend.close()
 
 VOCAB = list(range(1, 9))  # few terms and few weights: shared terms and equal scores on purpose
 documents = st.dictionaries(st.sampled_from(VOCAB), st.sampled_from([0.5, 1.0, 1.25]), max_size=4)
 queries = st.lists(st.sampled_from(VOCAB + [99]), min_size=1, max_size=4, unique=True).map(sorted)
 
 
-def _load(engine, namespace: str, rows: list[tuple[dict, dict[int, float]]]) -> None:
+def _load(engine, namespace: str, rows: list[tuple[dict, dict[int, float]]]) -> list[str]:
     rng = np.random.default_rng(len(rows))
     points = []
     for payload, terms in rows:
@@ -37,6 +47,7 @@ def _load(engine, namespace: str, rows: list[tuple[dict, dict[int, float]]]) -> 
                                   (vector / np.linalg.norm(vector)).tolist(),
                                   (sorted(terms), [terms[t] for t in sorted(terms)]) if terms else None))
     engine.upsert(points)
+    return [p.id for p in points]
 
 
 def _engine_list(engine, query: SparseQuery) -> list[tuple[str, float]]:

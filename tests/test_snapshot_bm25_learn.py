@@ -21,7 +21,8 @@ from langgraph_memory.store.backends import DenseQuery, FetchQuery, SparseQuery,
 from langgraph_memory.store.backends import _base
 from langgraph_memory.store.backends._base import bm25_key, id_string, rows_of_ids
 from langgraph_memory.store.backends._snapshot import Snapshot
-from tests.test_snapshot_reads import DIM, engine  # noqa: F401  (a small engine of its own, per module)
+from tests.test_snapshot_reads import DIM
+from tests.test_snapshot_bm25 import engine  # noqa: F401  (a store made before client IDF, per module)
 
 _names = itertools.count()
 HELD = [uuid.UUID(int=n * 0x1F2E3D4C5B6A79880123456789ABCDEF % (1 << 128)) for n in range(1, 9)]

@@ -15,8 +15,9 @@ __all__ = ["Bm25SparseEmbeddings"]
 class Bm25SparseEmbeddings(SparseEmbeddings):
     """Qdrant Edge's BM25 encoder as a langchain-qdrant ``SparseEmbeddings``.
 
-    Documents get term-frequency weights; the store's sparse vector applies IDF at query
-    time, so the same encoder serves the embedded and the server backends.
+    Documents get term-frequency weights; the store applies IDF at query time (Qdrant Edge:
+    from its live points' counts, ``store/backends/_bm25_idf.py``; a Qdrant server: the
+    engine's IDF modifier), so the same encoder serves the embedded and the server backends.
 
     Args:
         language: Snowball language for stemming and stopwords (``"english"``, ``"french"``...).

@@ -84,15 +84,20 @@ def to_point(record: Any, with_vectors: bool) -> StoredPoint:
                        dense=dense, sparse=sparse)
 
 
-def to_request(q: Query, flt: qe.Filter) -> qe.QueryRequest:
-    """``q`` as the engine's request, filtered by ``flt`` (``q.where`` translated)."""
+def to_request(q: Query, flt: qe.Filter, weights: list[float] | None = None) -> qe.QueryRequest:
+    """``q`` as the engine's request, filtered by ``flt`` (``q.where`` translated); a BM25
+    query with ``weights`` in place of its values (weighted by our IDF: :mod:`._bm25_idf`)."""
     if isinstance(q, FetchQuery):
         query: Any = None if q.order_by is None else qe.OrderBy(
             q.order_by, direction=qe.Direction.Desc if q.descending else qe.Direction.Asc)
     elif isinstance(q, DenseQuery):
         query = qe.Query.Nearest(q.vector, using=DENSE)
     else:
-        query = qe.Query.Nearest(qe.SparseVector(indices=q.indices, values=q.values), using=SPARSE)
+        query = qe.Query.Nearest(qe.SparseVector(
+            indices=q.indices, values=q.values if weights is None else weights), using=SPARSE)
+    vectors: Any = vectors_wanted(q)
+    if weights is not None and q.rescore is None:  # scored again by us: the hits' sparse vectors
+        vectors = [DENSE, SPARSE] if q.with_vectors else [SPARSE]
     prefetches = None
     if isinstance(q, SparseQuery) and q.rescore is not None:
         prefetches = [qe.Prefetch(limit=q.limit, query=query, filter=flt)]
@@ -103,7 +108,7 @@ def to_request(q: Query, flt: qe.Filter) -> qe.QueryRequest:
         prefetches=prefetches,
         filter=flt,
         with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
-        with_vector=vectors_wanted(q),
+        with_vector=vectors,
         score_threshold=getattr(q, "min_score", None),
     )
 

@@ -3,8 +3,10 @@
 Filters are read as masks over the rows (:mod:`._snapshot_masks`). Equal scores, and equal
 values of an ``order_by``, come by ascending id: rows are kept in id order and sorted
 stably. Cosines are float32, as the engine's (they may differ from its in the last
-bits: its dot product adds in another order). BM25 scores are the engine's own: one
-query scores the whole namespace (:meth:`Snapshot.bm25_query`), and each BM25 list of a
+bits: its dot product adds in another order). BM25 scores, on a store whose IDF is ours
+(:mod:`._bm25_idf`), are computed here for every row (:meth:`Snapshot.score_bm25`), as
+the engine path scores its candidates; on an older store they are the engine's own: one
+query scores the whole namespace (:meth:`Snapshot.bm25_query`). Each BM25 list of a
 turn is filtered and cut from those scores. :mod:`._snapshots` keeps snapshots fresh.
 """
 
@@ -22,6 +24,7 @@ from langgraph_memory.store.backends._snapshot_masks import (
 )
 from langgraph_memory.store.backends._snapshot_points import RowObjects, fetched_hits, memory, scored_hits
 from langgraph_memory.store.backends._snapshot_scores import best_rows, cosines, settled_limit
+from langgraph_memory.store.backends._bm25_local import Postings
 
 
 BM25_DEPTH = 128
@@ -73,6 +76,7 @@ class Snapshot(Masks):
         self, namespace: str, seq: int, ids: list[str], payloads: list[dict[str, Any]],
         vectors: np.ndarray, has_dense: np.ndarray, objects: RowObjects | None = None,
         row: dict[str, int] | None = None, memo: dict[Any, Any] | None = None, all_dense: bool | None = None,
+        sparse: list[Any] | None = None, postings: list[Postings | None] | None = None,
     ) -> None:
         self.namespace, self.seq = namespace, seq
         self.ids, self.payloads, self.vectors, self.has_dense = ids, payloads, vectors, has_dense
@@ -82,18 +86,25 @@ class Snapshot(Masks):
         self.row = {i: r for r, i in enumerate(ids)} if row is None else row
         self._memo: dict[Any, Any] = {} if memo is None else memo
         self._bm25: dict[tuple[tuple[int, ...], tuple[float, ...]], tuple[np.ndarray, float | None]] = {}
-        """The engine's BM25 scores of the rows, by query (:meth:`learn_bm25_scores`); every new
-        snapshot (a new sequence number) starts without."""
+        """The BM25 scores of the rows, by query (:meth:`score_bm25`, or the engine's:
+        :meth:`learn_bm25_scores`); every new snapshot (a new sequence number: a write
+        anywhere in the shard, which changes the IDF) starts without."""
         self._orders: dict[Any, Any] = {}
         """Rows by score, per query vector (:mod:`._snapshot_batch`): a turn's rounds reuse them."""
+        self.sparse = sparse
+        """Each row's sparse vector, on a client-IDF store (``None``: the engine scores BM25)."""
+        self._postings = [None] if postings is None else postings
+        """The rows by term (:class:`Postings`), built at the first BM25 query and shared
+        by the versions holding the same sparse vectors."""
 
     def at(self, seq: int) -> "Snapshot":
         """The same rows, current as of ``seq`` (no write since concerned them)."""
         return Snapshot(self.namespace, seq, self.ids, self.payloads, self.vectors, self.has_dense,
-                        self.objects, self.row, self._memo, self.all_dense)
+                        self.objects, self.row, self._memo, self.all_dense, self.sparse, self._postings)
 
     @classmethod
-    def of(cls, namespace: str, seq: int, points: Sequence[StoredPoint], dim: int) -> "Snapshot":
+    def of(cls, namespace: str, seq: int, points: Sequence[StoredPoint], dim: int,
+           with_sparse: bool = False) -> "Snapshot":
         points = sorted(points, key=lambda p: p.id)
         vectors = np.zeros((len(points), dim), dtype=np.float32)
         has_dense = np.array([p.dense is not None and len(p.dense) == dim for p in points], dtype=bool)
@@ -101,7 +112,8 @@ class Snapshot(Masks):
             vectors[has_dense] = np.array([p.dense for p, ok in zip(points, has_dense) if ok], dtype=np.float32)
         # Memories are built when first read (~25 µs each), not all with the read: a 1k
         # namespace read whole took ~70 ms with them, ~30 ms without, and a turn reads ~20.
-        return cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense)
+        return cls(namespace, seq, [p.id for p in points], [p.payload for p in points], vectors, has_dense,
+                   sparse=[p.sparse for p in points] if with_sparse else None)
 
     def patched(self, seq: int, points: Sequence[StoredPoint], dirty: set[str], vectors: bool = True) -> "Snapshot":
         """This snapshot with the ``dirty`` ids re-read as ``points`` (absent: deleted;
@@ -113,16 +125,22 @@ class Snapshot(Masks):
             changed = {r: _differing(self.payloads[r], payload, self.payloads[r].keys() | payload.keys())
                        for r, payload in rows.items()}
             dense, has_dense = self._dense_of(found) if vectors else (self.vectors, self.has_dense)
+            sparse = self.sparse
+            if vectors and sparse is not None:
+                sparse = list(sparse)
+                for i, p in found.items():
+                    sparse[self.row[i]] = p.sparse
             return self._changed(seq, rows, set().union(*changed.values()), dense, has_dense,
-                                 self.objects.rewritten(changed, rows))
+                                 self.objects.rewritten(changed, rows), sparse)
         if not vectors:
             # Re-read without vectors: only payload changes and deletions, of rows it holds.
             for p in found.values():
                 r = self.row[p.id]
                 p.dense = self.vectors[r].tolist() if self.has_dense[r] else None
+                p.sparse = None if self.sparse is None else self.sparse[r]
         keep = [r for r, i in enumerate(self.ids) if i not in dirty]
         mine = sorted(found.values(), key=lambda p: p.id)
-        fresh = Snapshot.of(self.namespace, seq, mine, self.vectors.shape[1])
+        fresh = Snapshot.of(self.namespace, seq, mine, self.vectors.shape[1], self.sparse is not None)
         rows = [(self.ids[r], 0, r) for r in keep] + [(i, 1, r) for r, i in enumerate(fresh.ids)]
         rows.sort()
         sources = (self, fresh)
@@ -132,6 +150,7 @@ class Snapshot(Masks):
             self.namespace, seq, [src.ids[r] for src, r in take], [src.payloads[r] for src, r in take],
             dense, np.array([src.has_dense[r] for src, r in take], dtype=bool),
             RowObjects.taken([(src.objects, r) for src, r in take]),
+            sparse=None if self.sparse is None else [src.sparse[r] for src, r in take],  # type: ignore[index]
         )
 
     def with_patches(self, seq: int, patches: Iterable[tuple[Iterable[str], dict[str, Any]]]) -> "Snapshot":
@@ -152,7 +171,7 @@ class Snapshot(Masks):
                 keys[r].update(patch)
         changed = {r: _differing(self.payloads[r], payload, keys[r]) for r, payload in rows.items()}
         return self._changed(seq, rows, set().union(*changed.values()), self.vectors, self.has_dense,
-                             self.objects.rewritten(changed, rows))
+                             self.objects.rewritten(changed, rows), self.sparse)
 
     def _dense_of(self, points: dict[str, StoredPoint]) -> tuple[np.ndarray, np.ndarray]:
         """The dense vectors and which rows have one, with ``points`` (rows it holds, read
@@ -169,7 +188,7 @@ class Snapshot(Masks):
         return vectors, has_dense
 
     def _changed(self, seq: int, rows: dict[int, dict[str, Any]], fields: set[str], vectors: np.ndarray,
-                 has_dense: np.ndarray, objects: RowObjects) -> "Snapshot":
+                 has_dense: np.ndarray, objects: RowObjects, sparse: list[Any] | None) -> "Snapshot":
         """The same rows, some rewritten (the common write: a payload change, such as the
         access counts the post-hook records each turn): ``rows``' new payloads, in which
         ``fields`` changed, and the ``objects`` of the new version. What was derived from
@@ -210,24 +229,33 @@ class Snapshot(Masks):
                 memo[key] = derived
             # else (sorted values and rows, masks by time): built again when asked
         return Snapshot(self.namespace, seq, self.ids, payloads, vectors, has_dense, objects, self.row, memo,
-                        self.all_dense if has_dense is self.has_dense else None)
+                        self.all_dense if has_dense is self.has_dense else None, sparse,
+                        self._postings if sparse is self.sparse else None)
 
     def cosines(self, vector: Sequence[float]) -> np.ndarray:
         """Every row's cosine to ``vector`` (float32; 0 for a row without a dense vector)."""
         return cosines(self.vectors, vector)
 
-    # -- BM25: the engine scores, the snapshot filters and cuts ---------------------------
+    # -- BM25: scored here (client IDF), or by the engine; the snapshot filters and cuts --
+
+    def score_bm25(self, query: SparseQuery, weights: list[float]) -> None:
+        """Score every row for ``query`` with ``weights`` (its values times the store's
+        IDF: :mod:`._bm25_idf`), as the engine path scores its candidates
+        (:mod:`._bm25_local`): a client-IDF store's snapshot, which holds sparse vectors."""
+        postings = self._postings[0]
+        if postings is None:
+            postings = self._postings[0] = Postings(self.sparse)  # type: ignore[arg-type]
+        if len(self._bm25) >= 16:
+            self._bm25.clear()
+        self._bm25[bm25_key(query)] = (postings.scores(query.indices, weights), None)
 
     def bm25_query(self, query: SparseQuery) -> SparseQuery:
         """The engine query scoring the points of this namespace that share a term with
-        ``query`` (its IDF counts the whole shard, which no copy of one namespace knows):
-        all of them, or the best :data:`BM25_DEPTH` in a larger namespace.
-
-        Not scored here (measured, qdrant-edge 0.9): the formula is reproducible bit for
-        bit, but the engine's N and df are its posting lists', not the live points': a
-        deleted point, or one replaced after an index build, stays counted until its
-        segment is rebuilt (a build keeps that across restarts), and its float32 sums
-        follow each segment's own term order. Nothing outside the engine knows either."""
+        ``query``, on a store whose IDF is the engine's (its N and df count the whole
+        shard, and keep a deleted point, or one replaced after an index build, until its
+        segment is rebuilt: no copy of one namespace knows them): all of them, or the best
+        :data:`BM25_DEPTH` in a larger namespace. A client-IDF store's snapshot scores
+        itself instead (:meth:`score_bm25`)."""
         return SparseQuery(query.indices, query.values, _whole_namespace(self.namespace),
                            max(1, min(len(self.ids), BM25_DEPTH)), payload=False)
 

@@ -5,9 +5,11 @@ around the engine than in it: ~100 records converted and ~10 filters built a tur
 three engine rounds. A namespace of at most :func:`snapshot_points` points that is
 searched again and again (a conversation's turns) is read once, payloads and dense
 vectors, and a batch's dense and fetch queries on it are answered by its
-:class:`~._snapshot.Snapshot` in numpy. BM25 scores come from the engine (their IDF
-counts the whole shard), one query per query vector scoring the whole namespace, which
-the snapshot filters and cuts for each list. Only reads that ask for it (``query_batch(cached=True)``: the
+:class:`~._snapshot.Snapshot` in numpy. BM25 too: on a store whose IDF is ours
+(:mod:`._bm25_idf`) the snapshot holds the sparse vectors and scores every row itself
+(:mod:`._bm25_local`); on an older store the engine scores (its IDF counts the whole
+shard), one query per query vector scoring the whole namespace. The snapshot filters
+and cuts each list from those scores. Only reads that ask for it (``query_batch(cached=True)``: the
 pre-hook) use snapshots.
 
 Writes: every write of the backend logs the ids it touched (or "anything", for a delete
@@ -41,8 +43,10 @@ DEFAULT_SNAPSHOT_POINTS = 2_000
 SNAPSHOT_BUDGET_ENV = "LANGGRAPH_MEMORY_SNAPSHOT_BUDGET"
 DEFAULT_SNAPSHOT_BUDGET = 20_000
 """All snapshots together hold at most this many points: ~4.2 MB per 1k points measured
-(1.5 MB of float32 vectors at 384 dimensions, the rest payloads), so ~85 MB. In points,
-not namespaces: a larger cap holds fewer namespaces, not more memory."""
+(1.5 MB of float32 vectors at 384 dimensions, the rest payloads), so ~85 MB; a
+client-IDF store's also hold sparse vectors (~0.7-0.9 MB per 1k one-sentence memories as
+Python lists, estimated). In points, not namespaces: a larger cap holds fewer namespaces,
+not more memory."""
 READS_BEFORE_SNAPSHOT = 2
 POINTS_PER_SEARCH = 100
 """A namespace is read whole once it has been searched once per this many of its points
@@ -178,6 +182,9 @@ class Snapshots:
         self.max_points = min(snapshot_points() if max_points is None else max_points, self.budget)
         """Points of the largest namespace held (at most the budget)."""
         self.log = WriteLog()
+        self.local_bm25 = False
+        """Snapshots hold their rows' sparse vectors and score BM25 themselves (a client-IDF
+        store: :mod:`._bm25_local`); else the engine scores for them."""
         self._lock = threading.Lock()
         self._held: OrderedDict[str, Snapshot] = OrderedDict()
         self._reads: dict[str, int] = {}
@@ -324,7 +331,7 @@ class Snapshots:
             return None
         from langgraph_memory.store.backends._snapshot import Snapshot
 
-        return Snapshot.of(namespace, seq, points, dim)
+        return Snapshot.of(namespace, seq, points, dim, self.local_bm25)
 
 
 def local_answers(
@@ -366,14 +373,17 @@ def local_answers(
 
 def answer_batch(
     snapshots: Snapshots, queries: Sequence[Query], snapshot_of: Callable[[str, bool], Snapshot | None],
-    engine_batch: Callable[..., list[Any]],
+    engine_batch: Callable[..., list[Any]], weigh: Callable[[SparseQuery], list[float] | None] | None = None,
 ) -> list[list[Hit]]:
     """Every query's hits: from a snapshot where one answers it, the rest from the engine
     in one call (``engine_batch(queries, scores_only)``: the answer to each query of
-    ``scores_only`` is the engine's ``(ids, scores)``, not hits). A BM25 query on a namespace with a snapshot asks the engine to score the
-    whole namespace once for its query vector, in that same call, and the snapshot cuts
-    every list of that vector from those scores (a hybrid search's later rounds too);
-    a list those scores do not settle goes to the engine in a second call."""
+    ``scores_only`` is the engine's ``(ids, scores)``, not hits). A BM25 query on a
+    namespace with a snapshot is scored by it, for every row, once per query vector: with
+    ``weigh`` (the query's weights times the store's IDF, on a client-IDF store), by the
+    snapshot itself; else the engine scores the whole namespace in that same call. The
+    snapshot cuts every list of that vector from those scores (a hybrid search's later
+    rounds too); a list the engine's best scores do not settle goes to the engine in a
+    second call."""
     local, held, masks = local_answers(snapshots, queries, snapshot_of)
     out: list[list[Hit] | None] = list(local)
     rest: list[int] = []  # the queries the engine answers
@@ -388,7 +398,11 @@ def answer_batch(
                 mine = bm25[id(snap)] = (snap, [])
             mine[1].append((i, q))
             key = bm25_key(q)
-            if key not in snap._bm25 and (id(snap), key) not in wide:
+            if key in snap._bm25 or (id(snap), key) in wide:
+                continue
+            if weigh is not None and snap.sparse is not None:  # a client-IDF store: scored here
+                snap.score_bm25(q, weigh(q))  # type: ignore[arg-type]
+            else:
                 wide[id(snap), key] = (snap, snap.bm25_query(q))
         else:
             rest.append(i)

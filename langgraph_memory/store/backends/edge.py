@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -28,8 +30,11 @@ from langgraph_memory.store.backends._base import (
     env_count,
 )
 from langgraph_memory.store.backends import _two_step
+from langgraph_memory.store.backends._bm25_idf import CLIENT, IDF_KEY, TermCounts, idf_mode
+from langgraph_memory.store.backends._bm25_local import answered
 from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
-from langgraph_memory.store.backends._fetch_order import ordered, settled, widened
+from langgraph_memory.store.backends._fetch_order import ordered, widened
+from langgraph_memory.store.backends._fetch_order import settled as settled_ties
 from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
@@ -83,6 +88,8 @@ class EdgeBackend:
         """Snapshots' namespace-wide filters, translated (:meth:`_whole_namespace`)."""
         self._written = 0
         """Points upserted since the shard was opened or last built: see :meth:`_unindexed_estimate`."""
+        self._counts: TermCounts | None = None
+        """A client-IDF store's live BM25 statistics (:mod:`._bm25_idf`); ``None``: the engine's IDF."""
 
     @property
     def write_log(self) -> WriteLog:
@@ -123,9 +130,12 @@ class EdgeBackend:
         if self._shard is not None and stored is not None:
             return stored  # already open: a second face over the same engine
         # What the data is: checked against a shard that exists, written with a new one.
+        # BM25's IDF is ours in a new store, the engine's in one made before (its shard
+        # refuses another modifier): :mod:`._bm25_idf`.
+        client_idf = idf_mode(stored, self.path / META_FILE) == CLIENT
         schema = {
             "vectors": {DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
-            "sparse_vectors": {SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            "sparse_vectors": {SPARSE: qe.EdgeSparseVectorParams(modifier=None if client_idf else qe.Modifier.Idf)},
         }
         threads = search_threads()
         try:
@@ -150,8 +160,11 @@ class EdgeBackend:
                     "API) or by another MemoryStore of this process (share one between threads)."
                 ) from exc
             raise
+        self._counts = TermCounts(lambda: self.shard) if client_idf else None
+        self._snapshots.local_bm25 = client_idf  # snapshots hold sparse vectors and score BM25
+        self._sparse_too = [DENSE, SPARSE] if client_idf else [DENSE]
         if stored is None:
-            stored = dict(meta, dim=dim)
+            stored = dict(meta, dim=dim, **{IDF_KEY: CLIENT})
             tmp = meta_path.with_suffix(".tmp")
             tmp.write_text(json.dumps(stored, indent=2))
             tmp.replace(meta_path)
@@ -185,17 +198,27 @@ class EdgeBackend:
             edge_points.append(qe.Point(uuid.UUID(p.id), vector, p.payload))
         self._written += len(edge_points)
         condition = None if only_if is None else to_filter(only_if)
-        self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), [p.id for p in points],
-                     {p.payload.get("namespace") for p in points})
+        ids = [p.id for p in points]
+        new = None if self._counts is None else self._counts.upserted(points, condition is not None)
+        self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), ids,
+                     {p.payload.get("namespace") for p in points}, counted=(ids, None, new))
 
     def _update(
         self, operation: Any, ids: Sequence[str] | None, into: Any = (), vectors: bool = True, patch: Any = None,
+        counted: tuple[Any, Any, Any] | None = None,
     ) -> None:
         """One write; what it touched (:meth:`._snapshots.WriteLog.wrote`) is logged for the
-        snapshots once it returns, or fails (it may have been applied in part: then as unknown)."""
+        snapshots once it returns, or fails (it may have been applied in part: then as unknown).
+        ``counted``: the points whose sparse vectors it changes (:meth:`TermCounts.written`)."""
         done = False
         try:
-            self.shard.update(operation)
+            if self._counts is None:
+                self.shard.update(operation)
+            elif counted is None:
+                with self._counts.lock:
+                    self.shard.update(operation)
+            else:
+                self._counts.written(lambda: self.shard.update(operation), *counted)
             done = True
         finally:
             self._snapshots.log.wrote(ids, into, vectors, patch if done else None)
@@ -215,7 +238,8 @@ class EdgeBackend:
         are answered from its snapshot (:mod:`._snapshot`), the others by the engine."""
         if not cached:
             return self._engine_batch(queries)
-        return answer_batch(self._snapshots, queries, self._snapshot, self._engine_batch)
+        return answer_batch(self._snapshots, queries, self._snapshot, self._engine_batch,
+                            None if self._counts is None else self._weights)
 
     def _snapshot(self, namespace: str, searched: bool) -> Snapshot | None:
         return self._snapshots.get(namespace, self._read_namespace, self.retrieve_dense, self._dim, searched,
@@ -227,7 +251,7 @@ class EdgeBackend:
     def retrieve_dense(self, ids: Sequence[str], with_vectors: bool) -> list[StoredPoint]:
         """The points among ``ids`` that exist, with their dense vector only if asked."""
         records = self.shard.retrieve([uuid.UUID(i) for i in ids], with_payload=True,
-                                      with_vector=[DENSE] if with_vectors else False)
+                                      with_vector=self._sparse_too if with_vectors else False)
         return [to_point(r, with_vectors) for r in records]
 
     def _read_namespace(self, namespace: str, at_most: int) -> list[StoredPoint] | None:
@@ -236,7 +260,7 @@ class EdgeBackend:
         the same scroll tells that it grew since."""
         records, _ = self.shard.scroll(qe.ScrollRequest(
             limit=at_most + 1, filter=to_filter(Where(namespace=namespace, status=None)), with_payload=True,
-            with_vector=[DENSE]))
+            with_vector=self._sparse_too))
         return None if len(records) > at_most else [to_point(r, True) for r in records]
 
     def _engine_batch(self, queries: Sequence[Query], scores_only: Sequence[Query] = ()) -> list[Any]:
@@ -255,9 +279,15 @@ class EdgeBackend:
         """The ids (as the engine gives them) and scores of the hits of snapshots'
         namespace-wide BM25 queries (:meth:`Snapshot.bm25_query`: no payload, no vector, no
         prefetch, filters by namespace alone: never two steps)."""
-        requests = [to_request(q, self._whole_namespace(q.where)) for q in queries]
+        requests = [to_request(q, self._whole_namespace(q.where), self._weights(q)) for q in queries]
         return [to_answer(q, rows, True)
                 for q, rows in zip(queries, self.shard.query_batch(qe.QueryBatchRequest(requests)))]
+
+    def _weights(self, query: Query) -> list[float] | None:
+        """A BM25 query's weights times our IDF (:mod:`._bm25_idf`); ``None``: sent as they are."""
+        if self._counts is None or not isinstance(query, SparseQuery):
+            return None
+        return self._counts.weights(query.indices, query.values)
 
     def _whole_namespace(self, where: Where) -> qe.Filter:
         """``where`` translated, kept per filter: a snapshot's namespace-wide filter is
@@ -280,20 +310,28 @@ class EdgeBackend:
     def _one_round(self, queries: Sequence[Query], scores_only: frozenset[int] = frozenset()) -> list[Any]:
         # Ordered fetches: equal keys by ascending id, as a snapshot gives them (_fetch_order).
         asked = widened(queries) if any(map(ordered, queries)) else queries
-        results = self._records(asked)
-        if asked is not queries:
-            results = settled(queries, results, self._records)
-        return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
-
-    def _records(self, queries: Sequence[Query]) -> list[Any]:
-        """The engine's records answering ``queries``, in one call."""
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
+        weights = [self._weights(q) for q in queries]
+        results = self._records(asked, filters, weights)
+        if asked is not queries:
+            results = settled_ties(queries, results, self._records)
+        negative = self._counts is not None and self._counts.negative
+        return [answered(q, rows, w, negative, id(q) in scores_only, lambda limit, q=q, w=w: self.shard.query(
+                    to_request(replace(q, limit=limit), filters[q.where], w)))
+                for q, rows, w in zip(queries, results, weights)]
+
+    def _records(
+        self, queries: Sequence[Query], filters: dict[Where, qe.Filter] | None = None,
+        weights: Sequence[list[float] | None] | None = None,
+    ) -> list[Any]:
+        """The engine's records answering ``queries`` (BM25 ones sent with ``weights``), in one call."""
+        filters = {} if filters is None else filters
         requests = []
-        for q in queries:
+        for i, q in enumerate(queries):
             flt = filters.get(q.where)
             if flt is None:
                 flt = filters[q.where] = to_filter(q.where)
-            requests.append(to_request(q, flt))
+            requests.append(to_request(q, flt, None if weights is None else weights[i]))
         return self.shard.query_batch(qe.QueryBatchRequest(requests))  # type: ignore[no-any-return]
 
     @engine_call
@@ -311,19 +349,10 @@ class EdgeBackend:
         if order_by is not None:
             direction = qe.Direction.Desc if descending else qe.Direction.Asc
             order = qe.OrderBy(order_by, direction=direction)
-        records, next_offset = self.shard.scroll(
-            qe.ScrollRequest(
-                offset=uuid.UUID(offset) if isinstance(offset, str) else offset,
-                limit=limit,
-                filter=to_filter(where),
-                with_payload=True,
-                with_vector=with_vectors,
-                order_by=order,
-            )
-        )
-        return [to_point(r, with_vectors) for r in records], (
-            None if next_offset is None else str(next_offset)
-        )
+        records, next_offset = self.shard.scroll(qe.ScrollRequest(
+            offset=uuid.UUID(offset) if isinstance(offset, str) else offset, limit=limit,
+            filter=to_filter(where), with_payload=True, with_vector=with_vectors, order_by=order))
+        return [to_point(r, with_vectors) for r in records], None if next_offset is None else str(next_offset)
 
     @engine_call
     def count(self, where: Where) -> int:
@@ -352,10 +381,11 @@ class EdgeBackend:
         plain = all(plain_patch(payload) for _, payload in updates)
         done: list[tuple[frozenset[str], dict[str, Any]]] = []
         try:
-            for ids, payload in updates:
-                if ids:
-                    self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
-                done.append((frozenset(ids), dict(payload)))
+            with self._counts.lock if self._counts is not None else contextlib.nullcontext():
+                for ids, payload in updates:
+                    if ids:
+                        self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+                    done.append((frozenset(ids), dict(payload)))
         finally:  # one that failed may have been applied in part: its ids are then read again
             tried = {i for ids, _ in updates[: len(done) + 1] for i in ids}
             self._snapshots.log.wrote(tried, (), False, tuple(done) if plain and len(done) == len(updates) else None)
@@ -367,14 +397,16 @@ class EdgeBackend:
     @engine_call
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), ids, (), False)
+            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), ids, (), False,
+                         counted=(ids, None, {}))
 
     @engine_call
     def delete_where(self, where: Where) -> int:
         flt = to_filter(where)
-        n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
-        if n:
-            self._update(qe.UpdateOperation.delete_points_by_filter(flt), None)
+        with self._counts.lock if self._counts is not None else contextlib.nullcontext():
+            n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
+            if n:
+                self._update(qe.UpdateOperation.delete_points_by_filter(flt), None, counted=(None, flt, {}))
         return n
 
     @engine_call
@@ -408,3 +440,5 @@ class EdgeBackend:
                 self._shard.close()
                 self._shard = None
                 self._snapshots.clear()
+                if self._counts is not None:
+                    self._counts.forget()

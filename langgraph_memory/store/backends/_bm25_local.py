@@ -1,0 +1,142 @@
+"""BM25 scores computed here, on a client-IDF store (:mod:`._bm25_idf`): a snapshot's rows,
+and the engine's candidates, scored by one function, so both paths order alike.
+
+A score is the float32 sum, in the query's term order, of ``f32(weight * idf) * f32(tf)``
+for each query term the document holds: the engine's own products, but the engine adds
+them in an order of its own (each segment's term order, which an index build remaps, and
+which differs between its search paths), so its sum may be an ulp away (~1% of scores).
+With one-sentence memories ties are everywhere, and an ulp decides which of a tie makes
+the cut. So the engine picks candidates and we score them:
+
+- A snapshot scores every row it holds (:class:`Postings`): no engine call.
+- The engine path (a namespace with no snapshot) asks the engine for a list with its
+  slack, reads the hits' sparse vectors, scores them here, and keeps the list only when
+  its last kept hit scores above the engine's last hit by more than any difference of
+  summation order (:func:`order_margin`): every point the engine left out scores below
+  it here too. Else it asks again, twice as deep (:func:`settled`).
+
+Both give the best ``limit`` by these scores, equal scores by ascending id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from langgraph_memory.store.backends._base import SPARSE, ExactHits, Hit, SparseQuery, StoredPoint, id_string
+from langgraph_memory.store.backends._edge_types import to_answer, to_point
+from langgraph_memory.store.backends._snapshot_scores import settled_limit
+
+_F32 = np.float32
+_ULP = 2.0 ** -24
+"""float32's unit roundoff."""
+
+Sparse = tuple[Sequence[int], Sequence[float]]
+
+
+def _terms(vector: Sparse) -> dict[int, float]:
+    """A document's weight by term (a repeated term: its last value, on both paths)."""
+    return dict(zip(vector[0], vector[1]))
+
+
+class Postings:
+    """A snapshot's rows by term: each term's rows and their float32 values."""
+
+    def __init__(self, sparse: Sequence[Sparse | None]) -> None:
+        rows: dict[int, list[int]] = {}
+        values: dict[int, list[float]] = {}
+        for r, vector in enumerate(sparse):
+            if vector is None:
+                continue
+            for t, v in _terms(vector).items():
+                rows.setdefault(t, []).append(r)
+                values.setdefault(t, []).append(v)
+        self.size = len(sparse)
+        self.terms = {t: (np.array(r, dtype=np.intp), np.array(values[t], dtype=_F32)) for t, r in rows.items()}
+
+    def scores(self, indices: Sequence[int], weights: Sequence[float]) -> np.ndarray:
+        """Every row's score (float64 holding the float32 value), ``nan`` for a row that
+        holds none of the terms."""
+        total = np.zeros(self.size, dtype=_F32)
+        held = np.zeros(self.size, dtype=bool)
+        for t, w in zip(indices, weights):
+            found = self.terms.get(t)
+            if found is not None:
+                rows, values = found
+                total[rows] += _F32(w) * values  # a row holds a term once: no repeated index
+                held[rows] = True
+        out = total.astype(np.float64)
+        out[~held] = np.nan
+        return out
+
+
+def weighted(indices: Sequence[int], weights: Sequence[float]) -> list[tuple[int, np.float32]]:
+    """A query's terms and float32 weights, in its order, for :func:`score`."""
+    return [(t, _F32(w)) for t, w in zip(indices, weights)]
+
+
+def score(vector: Sparse, query: list[tuple[int, np.float32]]) -> float | None:
+    """One document's score for a :func:`weighted` query, as :meth:`Postings.scores`
+    computes it (float32 throughout); ``None``: no shared term."""
+    terms = _terms(vector)
+    total, held = _F32(0.0), False
+    for t, w in query:
+        v = terms.get(t)
+        if v is not None:
+            total = total + w * _F32(v)
+            held = True
+    return float(total) if held else None
+
+
+def order_margin(last: float, terms: int) -> float:
+    """How far above ``last`` (the engine's score of its last hit) a score here must be to
+    beat every point the engine left out: two float32 sums of the same ``terms``
+    non-negative products, added in any orders, differ by at most ``2 (terms - 1) u`` of
+    their value (with u the unit roundoff); doubled for margin."""
+    return abs(last) * 4 * max(terms, 1) * _ULP
+
+
+def settled(
+    query: SparseQuery, rows: list[Any], weights: list[float], exact_margin: bool,
+    deeper: Callable[[int], list[Any]],
+) -> ExactHits:
+    """``query``'s hits, scored here, best first, equal scores by ascending id, cut at its
+    settled limit, from the engine's ``rows`` (read with their sparse vectors); asked again
+    ``deeper(limit)`` while they do not settle it. ``exact_margin``: every weight and
+    stored value is non-negative (:func:`order_margin` holds); else only a list the engine
+    returned whole (fewer than asked) settles."""
+    limit, asked = query.limit, weighted(query.indices, weights)
+    while True:
+        scored: list[tuple[float, str, Any]] = []
+        for r in rows:
+            vectors = r.vector or {}
+            sparse = vectors.get(SPARSE)
+            s = None if sparse is None else score((sparse.indices, sparse.values), asked)
+            if s is not None:
+                scored.append((s, id_string(r.id), r))
+        scored.sort(key=lambda e: (-e[0], e[1]))
+        want = settled_limit(query)
+        if len(rows) < limit or want <= 0:
+            break  # every point holding a term: the order is whole
+        if exact_margin and len(scored) >= want and weights:
+            last = min(float(r.score) for r in rows)
+            if scored[want - 1][0] > last + order_margin(last, len(weights)):
+                break
+        limit *= 2
+        rows = deeper(limit)
+    if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
+        return ExactHits([Hit(StoredPoint(pid, {}), s) for s, pid, _ in scored[:want]])
+    return ExactHits([Hit(to_point(r, query.with_vectors), s) for s, _, r in scored[:want]])
+
+
+def answered(
+    q: Any, rows: list[Any], weights: list[float] | None, negative: bool, scores_only: bool,
+    deeper: Callable[[int], list[Any]],
+) -> Any:
+    """The engine's ``rows`` for ``q`` as an answer; a client-IDF store's BM25 list (sent
+    with ``weights``) scored here, as a snapshot scores it, and asked ``deeper`` until it
+    settles (:func:`settled`). ``negative``: a stored sparse value may be negative."""
+    if weights is None or scores_only or not isinstance(q, SparseQuery) or q.rescore is not None:
+        return to_answer(q, rows, scores_only)
+    return settled(q, rows, weights, not negative and min(weights, default=0) >= 0, deeper)
