@@ -225,3 +225,39 @@ def test_a_memory_superseded_between_the_two_reads_never_comes_with_its_replacem
     assert not {ids[6], ids[0]} <= set(got), got
     live = {p.id for p in backend.retrieve(got) if p.payload["status"] == "live"}
     assert set(got) <= live, got
+
+
+other_rows = st.lists(st.fixed_dictionaries({
+    "importance": st.sampled_from([0.3, 0.6, 0.9]),
+    "memory_type": st.sampled_from(["identity", "fact"]),
+    "category": st.sampled_from(["a", "b"]),
+    "mine": st.booleans(),
+}), min_size=8, max_size=30)
+
+
+@pytest.mark.parametrize("engine", ["edge", "qdrant"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=other_rows, limit=st.integers(1, 8), descending=st.booleans(), by_id=st.booleans(),
+       either=st.booleans(), picked=st.data())
+def test_the_reads_after_a_cut_inside_a_group_keep_the_whole_filter(engines, engine, rows, limit, descending, by_id,
+                                                                    either, picked):
+    """The group's read and the re-read of the points above it add conditions to the fetch's
+    filter and drop none: another namespace's points of the same keys (and smaller ids),
+    points outside the fetch's ``ids`` or its ``any_of`` never come."""
+    backend = engines[engine]
+    mine, theirs = f"ties-{next(_names)}", f"ties-{next(_names)}"
+    stored = [StoredPoint(str(uuid.uuid4()), {"namespace": mine if r["mine"] else theirs, "status": "live",
+                                              "importance": r["importance"], "memory_type": r["memory_type"],
+                                              "category": r["category"], "content": "x"}, [1.0] * DIM)
+              for r in rows]
+    backend.upsert(stored)
+    ids = None
+    if by_id:  # ids of both namespaces: the namespace condition must still hold
+        ids = tuple(picked.draw(st.lists(st.sampled_from([p.id for p in stored]), unique=True, min_size=len(stored) // 2)))
+    any_of = (Where(status=None, memory_types=("identity",)), Where(status=None, categories=("a",))) if either else ()
+    where = Where(namespace=mine, ids=ids, any_of=any_of)
+    [hits] = backend.query_batch([FetchQuery(where, limit, order_by="importance", descending=descending)])
+    kept = [p for p in stored if p.payload["namespace"] == mine and (ids is None or p.id in ids)
+            and (not either or p.payload["memory_type"] == "identity" or p.payload["category"] == "a")]
+    kept.sort(key=lambda p: ((-1 if descending else 1) * p.payload["importance"], p.id))
+    assert [h.point.id for h in hits] == [p.id for p in kept[:limit]]
