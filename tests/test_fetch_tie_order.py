@@ -169,7 +169,7 @@ def test_a_point_rewritten_between_the_two_reads_is_not_given_twice():
     def run(reads):
         asked.extend(reads)
         group = [Row(id="a", order_value=None), Row(id="b", order_value=None)][: reads[0].limit]
-        return [group, [Row(id=i, order_value=None) for i in reads[1].where.any_of[0].ids]]  # b still matches
+        return [group, [Row(id=i, order_value=None) for i in reads[1].where.ids]]  # b still matches
 
     [rows] = settled([query], [page], run)
     assert [r.id for r in rows] == ["b", "a"]
@@ -177,7 +177,8 @@ def test_a_point_rewritten_between_the_two_reads_is_not_given_twice():
     [tie, again] = asked
     assert tie.order_by is None and tie.limit == 2 and tie.where.ranges == (("importance", 0.5, None, 0.5, None),)
     assert again.order_by is None and again.limit == 1 and again.where.ranges == ()
-    assert again.where.any_of == (Where(status=None, ids=("b",)),) and again.where.namespace == "n"
+    assert again.where.ids == ("b",) and again.where.namespace == "n"
+    assert again.payload is False and again.with_vectors is False  # which still match: ids only
 
 
 def test_an_engine_giving_no_order_values_keeps_its_own_order():

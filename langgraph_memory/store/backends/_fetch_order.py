@@ -15,12 +15,13 @@ fit are read again (:func:`settled`), in one more engine round for every such fe
 the batch, with the fetch's own filter and ``key == that value``, unordered: the engine
 gives an unordered fetch in ascending id (the snapshot's order too). Only pages that
 end inside a group pay the second round; within a page, equal keys are put in id order.
-The points the page holds above the group are read again in that round too (by id, with
-the fetch's filter): a write between the two reads (a supersede archives a memory and
-writes its replacement at once) must not leave the first read's point beside the second
-read's replacement, a pair no single state of the store held. Every point answered is
-then as the second read found it; the answer may be short by the points a write moved
-out between the reads, as any read in two steps across a write may be.
+The points the page holds above the group are checked in that round too (their ids,
+with the fetch's filter; ids only, ~30-50 µs on Edge): a write between the two reads (a
+supersede archives a memory and writes its replacement at once) must not leave the first
+read's point beside the second read's replacement, a pair no single state of the store
+held. Every point answered still matched at the second read; the answer may be short by
+the points a write moved out between the reads, as any read in two steps across a write
+may be.
 
 Keys are compared as the engine returns them (``order_value``, its index's value: a
 payload float may read back an ulp off the value written). Ids compare as the engine
@@ -83,15 +84,14 @@ def settled(
     reads: list[FetchQuery] = []
     for i, above, tie in groups:
         reads.append(tie)
-        if above:  # the page's points above the group, again: still matching, as they are now
-            reads.append(FetchQuery(_with_ids(queries[i].where, above), len(above), None, True, tie.with_vectors,
-                                    tie.payload))
+        if above:  # the page's points above the group, again: which still match (their ids only)
+            reads.append(FetchQuery(_with_ids(queries[i].where, above), len(above), None, True, False, False))
     answers = iter(run(reads))
     for i, above, _ in groups:
         group = next(answers)
         if above:
-            now = {r.id: r for r in next(answers)}
-            above = [now[r.id] for r in above if r.id in now]
+            now = {r.id for r in next(answers)}
+            above = [r for r in above if r.id in now]
         seen = {r.id for r in above}
         # ascending id as the engine gives an unordered fetch (a point the page had above
         # the group and rewritten meanwhile to the group's key is not given twice)
@@ -100,11 +100,10 @@ def settled(
 
 
 def _with_ids(where: Where, rows: list[Any]) -> Where:
-    """``where``, keeping only the points of ``rows``: the ids are one more condition
-    beside the filter's own (never in place of its ``ids``: no point outside the filter
-    can come)."""
-    ids = Where(status=None, ids=tuple(id_string(r.id) for r in rows), any_of=where.any_of)
-    return replace(where, any_of=(ids,))
+    """``where``, keeping only the points of ``rows``, which a read with ``where`` gave:
+    their ids are within its own ``ids``, if it has any, so they may stand in their place
+    (a condition on ids the engine reads first; nothing outside ``where`` can come)."""
+    return replace(where, ids=tuple(id_string(r.id) for r in rows))
 
 
 def _with_key(query: FetchQuery, key: Any) -> Where:
