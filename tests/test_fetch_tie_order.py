@@ -33,6 +33,11 @@ DIM = 4
 _names = itertools.count()
 
 
+def _live(point_id: str, namespace: str, importance: float, content: str) -> StoredPoint:
+    return StoredPoint(point_id, {"namespace": namespace, "status": "live", "importance": importance,
+                                  "content": content}, [1.0] * DIM)
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     edge = EdgeBackend(tmp_path_factory.mktemp("ties") / "edge")
@@ -102,10 +107,8 @@ def test_a_page_inside_a_group_reads_only_what_fits_and_keeps_its_payload_choice
     backend = engines[engine]
     namespace = f"ties-{next(_names)}"
     ids = sorted(str(uuid.uuid4()) for _ in range(12))
-    above = StoredPoint(ids[11], {"namespace": namespace, "status": "live", "importance": 1.0, "content": "a"},
-                        [1.0] * DIM)
-    group = [StoredPoint(i, {"namespace": namespace, "status": "live", "importance": 0.5, "content": "g"},
-                         [1.0] * DIM) for i in reversed(ids[:11])]
+    above = _live(ids[11], namespace, 1.0, "a")
+    group = [_live(i, namespace, 0.5, "g") for i in reversed(ids[:11])]
     backend.upsert([*group, above])
     [hits] = backend.query_batch([FetchQuery(Where(namespace=namespace), 4, order_by="importance",
                                              payload=("importance",), with_vectors=True)])
@@ -204,10 +207,8 @@ def test_a_memory_superseded_between_the_two_reads_never_comes_with_its_replacem
     backend = engines[engine]
     namespace = f"ties-{next(_names)}"
     ids = sorted(str(uuid.uuid4()) for _ in range(7))
-    old = StoredPoint(ids[6], {"namespace": namespace, "status": "live", "importance": 0.9, "content": "old"},
-                      [1.0] * DIM)
-    group = [StoredPoint(i, {"namespace": namespace, "status": "live", "importance": 0.5, "content": "g"},
-                         [1.0] * DIM) for i in ids[1:6]]
+    old = _live(ids[6], namespace, 0.9, "old")
+    group = [_live(i, namespace, 0.5, "g") for i in ids[1:6]]
     backend.upsert([old, *group])
     query = FetchQuery(Where(namespace=namespace), 3, order_by="importance")
     engine_read = backend._records if engine == "edge" else backend._points
@@ -216,8 +217,7 @@ def test_a_memory_superseded_between_the_two_reads_never_comes_with_its_replacem
 
     def write_then_read(ties):
         archived = StoredPoint(old.id, {**old.payload, "status": "archived"}, old.dense)
-        new = StoredPoint(ids[0], {"namespace": namespace, "status": "live", "importance": 0.5, "content": "new"},
-                          [1.0] * DIM)
+        new = _live(ids[0], namespace, 0.5, "new")
         backend.upsert([archived, new])  # the supersede: one write
         return engine_read(ties)
 
