@@ -33,6 +33,11 @@ DIM = 4
 _names = itertools.count()
 
 
+def _live(point_id: str, namespace: str, importance: float, content: str) -> StoredPoint:
+    return StoredPoint(point_id, {"namespace": namespace, "status": "live", "importance": importance,
+                                  "content": content}, [1.0] * DIM)
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     edge = EdgeBackend(tmp_path_factory.mktemp("ties") / "edge")
@@ -102,10 +107,8 @@ def test_a_page_inside_a_group_reads_only_what_fits_and_keeps_its_payload_choice
     backend = engines[engine]
     namespace = f"ties-{next(_names)}"
     ids = sorted(str(uuid.uuid4()) for _ in range(12))
-    above = StoredPoint(ids[11], {"namespace": namespace, "status": "live", "importance": 1.0, "content": "a"},
-                        [1.0] * DIM)
-    group = [StoredPoint(i, {"namespace": namespace, "status": "live", "importance": 0.5, "content": "g"},
-                         [1.0] * DIM) for i in reversed(ids[:11])]
+    above = _live(ids[11], namespace, 1.0, "a")
+    group = [_live(i, namespace, 0.5, "g") for i in reversed(ids[:11])]
     backend.upsert([*group, above])
     [hits] = backend.query_batch([FetchQuery(Where(namespace=namespace), 4, order_by="importance",
                                              payload=("importance",), with_vectors=True)])
@@ -166,15 +169,19 @@ def test_a_point_rewritten_between_the_two_reads_is_not_given_twice():
             Row(id="e", order_value=0.5)]
     asked: list[FetchQuery] = []
 
-    def run(ties):
-        asked.extend(ties)
-        return [[Row(id="a", order_value=None), Row(id="b", order_value=None)][: ties[0].limit]]
+    def run(reads):
+        asked.extend(reads)
+        group = [Row(id="a", order_value=None), Row(id="b", order_value=None)][: reads[0].limit]
+        return [group, [Row(id=i, order_value=None) for i in reads[1].where.ids]]  # b still matches
 
     [rows] = settled([query], [page], run)
     assert [r.id for r in rows] == ["b", "a"]
     assert widened([query])[0].limit == 4
-    [tie] = asked
+    [tie, again] = asked
     assert tie.order_by is None and tie.limit == 2 and tie.where.ranges == (("importance", 0.5, None, 0.5, None),)
+    assert again.order_by is None and again.limit == 1 and again.where.ranges == ()
+    assert again.where.ids == ("b",) and again.where.namespace == "n"
+    assert again.payload is False and again.with_vectors is False  # which still match: ids only
 
 
 def test_an_engine_giving_no_order_values_keeps_its_own_order():
@@ -186,3 +193,72 @@ def test_an_engine_giving_no_order_values_keeps_its_own_order():
     page = [Row(id="c", order_value=None), Row(id="a", order_value=None), Row(id="b", order_value=None)]
     [rows] = settled([query], [page], lambda ties: pytest.fail("no group to read without values"))
     assert [r.id for r in rows] == ["c", "a"]
+
+
+@pytest.mark.parametrize("engine", ["edge", "qdrant"])
+def test_a_memory_superseded_between_the_two_reads_never_comes_with_its_replacement(engines, engine):
+    """A page cut inside a group of equal keys is read in two steps. A memory the first read
+    put above the group, archived between the reads together with its replacement (one
+    write, as a supersede is), must not come back beside that replacement from the group
+    read: no single state of the store held both live. Every row answered holds as of the
+    last read (the answer may be one short, as a two-step read across a write may be)."""
+    from langgraph_memory.store.backends._fetch_order import settled, widened
+
+    backend = engines[engine]
+    namespace = f"ties-{next(_names)}"
+    ids = sorted(str(uuid.uuid4()) for _ in range(7))
+    old = _live(ids[6], namespace, 0.9, "old")
+    group = [_live(i, namespace, 0.5, "g") for i in ids[1:6]]
+    backend.upsert([old, *group])
+    query = FetchQuery(Where(namespace=namespace), 3, order_by="importance")
+    engine_read = backend._records if engine == "edge" else backend._points
+    first = engine_read(widened([query]))
+    assert [r.id for r in first[0]][:1] in ([uuid.UUID(ids[6])], [ids[6]])  # the page ends inside the group
+
+    def write_then_read(ties):
+        archived = StoredPoint(old.id, {**old.payload, "status": "archived"}, old.dense)
+        new = _live(ids[0], namespace, 0.5, "new")
+        backend.upsert([archived, new])  # the supersede: one write
+        return engine_read(ties)
+
+    [rows] = settled([query], first, write_then_read)
+    got = [str(r.id) for r in rows]
+    assert not {ids[6], ids[0]} <= set(got), got
+    live = {p.id for p in backend.retrieve(got) if p.payload["status"] == "live"}
+    assert set(got) <= live, got
+
+
+other_rows = st.lists(st.fixed_dictionaries({
+    "importance": st.sampled_from([0.3, 0.6, 0.9]),
+    "memory_type": st.sampled_from(["identity", "fact"]),
+    "category": st.sampled_from(["a", "b"]),
+    "mine": st.booleans(),
+}), min_size=8, max_size=30)
+
+
+@pytest.mark.parametrize("engine", ["edge", "qdrant"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=other_rows, limit=st.integers(1, 8), descending=st.booleans(), by_id=st.booleans(),
+       either=st.booleans(), picked=st.data())
+def test_the_reads_after_a_cut_inside_a_group_keep_the_whole_filter(engines, engine, rows, limit, descending, by_id,
+                                                                    either, picked):
+    """The group's read and the re-read of the points above it add conditions to the fetch's
+    filter and drop none: another namespace's points of the same keys (and smaller ids),
+    points outside the fetch's ``ids`` or its ``any_of`` never come."""
+    backend = engines[engine]
+    mine, theirs = f"ties-{next(_names)}", f"ties-{next(_names)}"
+    stored = [StoredPoint(str(uuid.uuid4()), {"namespace": mine if r["mine"] else theirs, "status": "live",
+                                              "importance": r["importance"], "memory_type": r["memory_type"],
+                                              "category": r["category"], "content": "x"}, [1.0] * DIM)
+              for r in rows]
+    backend.upsert(stored)
+    ids = None
+    if by_id:  # ids of both namespaces: the namespace condition must still hold
+        ids = tuple(picked.draw(st.lists(st.sampled_from([p.id for p in stored]), unique=True, min_size=len(stored) // 2)))
+    any_of = (Where(status=None, memory_types=("identity",)), Where(status=None, categories=("a",))) if either else ()
+    where = Where(namespace=mine, ids=ids, any_of=any_of)
+    [hits] = backend.query_batch([FetchQuery(where, limit, order_by="importance", descending=descending)])
+    kept = [p for p in stored if p.payload["namespace"] == mine and (ids is None or p.id in ids)
+            and (not either or p.payload["memory_type"] == "identity" or p.payload["category"] == "a")]
+    kept.sort(key=lambda p: ((-1 if descending else 1) * p.payload["importance"], p.id))
+    assert [h.point.id for h in hits] == [p.id for p in kept[:limit]]
