@@ -119,12 +119,13 @@ def test_a_garbled_idf_field_is_a_storage_error(tmp_path_factory, value):
         return
     path = tmp_path_factory.mktemp("garbled")
     (path / META_FILE).write_text(json.dumps({"embedder": "test", "dim": DIM, IDF_KEY: value}))
+    before = (path / META_FILE).read_bytes()  # bytes: a NaN drawn is not equal to itself
     backend = EdgeBackend(path)
     with pytest.raises(StorageError, match=IDF_KEY):
         backend.setup(dim=DIM, meta={"embedder": "test"})
     assert backend._shard is None
     assert not (path / "shard").exists()  # nothing created
-    assert json.loads((path / META_FILE).read_text())[IDF_KEY] == value
+    assert (path / META_FILE).read_bytes() == before
 
 
 def _query(bm25, text: str) -> tuple[list[int], list[float]]:
@@ -283,3 +284,27 @@ def test_a_store_with_a_garbled_idf_field_does_not_open(tmp_path, fake_embedding
     (tmp_path / "s" / META_FILE).write_text(json.dumps(meta))
     with MemoryStore.open(tmp_path / "s", embeddings=fake_embeddings) as store:
         assert [h.memory.content for h in store.search("tea", namespace=("u",), mode="bm25")] == ["Alice drinks tea"]
+
+
+@pytest.mark.parametrize("made_old, says", [(False, None), (False, "engine"), (True, CLIENT)])
+def test_a_meta_file_that_does_not_match_its_shard_is_a_storage_error(tmp_path, fake_embeddings, made_old, says):
+    """A meta file copied between stores (or edited) says one IDF mode and the shard was
+    made with the other: the engine refuses to load it; the user gets our typed error
+    naming the field, not the engine's bare ``Exception``, and nothing is changed."""
+    from langgraph_memory import MemoryStore
+
+    path = tmp_path / "s"
+    if made_old:
+        path.mkdir()
+        (path / META_FILE).write_text(json.dumps({"embedder": "DeterministicFakeEmbedding", "dim": 128}))
+    with MemoryStore.open(path, embeddings=fake_embeddings) as store:
+        store.remember("Alice drinks tea", namespace=("u",), dedup=False)
+    meta = json.loads((path / META_FILE).read_text())
+    if says is None:
+        meta.pop(IDF_KEY, None)
+    else:
+        meta[IDF_KEY] = says
+    (path / META_FILE).write_text(json.dumps(meta))
+    with pytest.raises(StorageError, match=IDF_KEY):
+        MemoryStore.open(path, embeddings=fake_embeddings)
+    assert json.loads((path / META_FILE).read_text()) == meta  # left as it was

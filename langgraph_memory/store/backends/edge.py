@@ -159,6 +159,11 @@ class EdgeBackend:
                     "`langgraph dev` holds its store while it runs: stop it, or go through its store "
                     "API) or by another MemoryStore of this process (share one between threads)."
                 ) from exc
+            if "modifier" in str(exc):  # the meta file says one IDF mode, the shard was made with the other
+                raise StorageError(
+                    f"{meta_path} does not match the shard beside it: its {IDF_KEY!r} says BM25's IDF is "
+                    f"{'ours' if client_idf else 'the engine’s'}, the shard was made otherwise (a meta file "
+                    "copied from another store, or edited); restore it from a backup or an export") from None
             raise
         self._counts = TermCounts(lambda: self.shard) if client_idf else None
         self._snapshots.local_bm25 = client_idf  # snapshots hold sparse vectors and score BM25
