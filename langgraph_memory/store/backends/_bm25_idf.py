@@ -26,7 +26,6 @@ import uuid
 from collections import Counter
 from typing import Any, Callable, Iterable, Sequence
 
-import numpy as np
 import qdrant_edge as qe
 
 from langgraph_memory.errors import StorageError
@@ -39,8 +38,6 @@ ENGINE = "engine"
 """The engine's ``Modifier.Idf`` (stores made before :data:`CLIENT`, whose meta has no field)."""
 
 _SCROLL_PAGE = 2_048
-_F32 = np.float32
-_HALF, _ONE = _F32(0.5), _F32(1.0)
 
 Terms = tuple[int, ...]
 """A point's sparse vector's distinct terms (empty: no vector, or an empty one)."""
@@ -60,13 +57,16 @@ def idf_mode(stored: dict[str, Any] | None, where: object) -> str:
         "restore it from a backup or an export")
 
 
-def idf(n: int, df: int) -> np.float32:
+def idf(n: int, df: int) -> Any:
     """The engine's float32 IDF of a term ``df`` of ``n`` points hold (qdrant's
     ``fancy_idf``): each operation rounded to float32, the log correctly rounded (Rust's
     ``f32::ln``; numpy's float32 log is an ulp off for ~6.5% of arguments)."""
-    n32, df32 = _F32(n), _F32(df)
-    arg = (n32 - df32 + _HALF) / (df32 + _HALF) + _ONE
-    return _F32(math.log(float(arg)))
+    import numpy as np  # here, not at import: opening a store (the CLI's `list`) needs no numpy
+
+    f32 = np.float32
+    n32, df32, half = f32(n), f32(df), f32(0.5)
+    arg = (n32 - df32 + half) / (df32 + half) + f32(1.0)
+    return f32(math.log(float(arg)))
 
 
 def terms_of(record: Any) -> Terms:
@@ -128,7 +128,9 @@ class TermCounts:
             if found is not None and found[0] == self.version:
                 return found[1]
             n, df = self.n, self.df
-            weighted = [float(_F32(v) * idf(n, df.get(t, 0))) for t, v in zip(indices, values)]
+            import numpy as np  # loaded with the first BM25 query (see idf)
+
+            weighted = [float(np.float32(v) * idf(n, df.get(t, 0))) for t, v in zip(indices, values)]
             if len(self._weights) >= 256:
                 self._weights.clear()
             self._weights[key] = (self.version, weighted)

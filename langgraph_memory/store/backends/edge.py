@@ -31,7 +31,6 @@ from langgraph_memory.store.backends._base import (
 )
 from langgraph_memory.store.backends import _two_step
 from langgraph_memory.store.backends._bm25_idf import CLIENT, IDF_KEY, TermCounts, idf_mode
-from langgraph_memory.store.backends._bm25_local import answered
 from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
 from langgraph_memory.store.backends._fetch_order import ordered, widened
 from langgraph_memory.store.backends._fetch_order import settled as settled_ties
@@ -320,15 +319,16 @@ class EdgeBackend:
         results = self._records(asked, filters, weights)
         if asked is not queries:
             results = settled_ties(queries, results, self._records)
-        negative = self._counts is not None and self._counts.negative
-        return [answered(q, rows, w, negative, id(q) in scores_only, lambda limit, q=q, w=w: self.shard.query(
-                    to_request(replace(q, limit=limit), filters[q.where], w)))
+        if all(w is None for w in weights):  # no BM25 list to score here (and no numpy to load)
+            return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
+        from langgraph_memory.store.backends._bm25_local import answered  # numpy: not for the CLI's `list`
+
+        return [answered(q, rows, w, self._counts.negative, id(q) in scores_only, lambda limit, q=q, w=w:
+                         self.shard.query(to_request(replace(q, limit=limit), filters[q.where], w)))
                 for q, rows, w in zip(queries, results, weights)]
 
-    def _records(
-        self, queries: Sequence[Query], filters: dict[Where, qe.Filter] | None = None,
-        weights: Sequence[list[float] | None] | None = None,
-    ) -> list[Any]:
+    def _records(self, queries: Sequence[Query], filters: dict[Where, qe.Filter] | None = None,
+                 weights: Sequence[list[float] | None] | None = None) -> list[Any]:
         """The engine's records answering ``queries`` (BM25 ones sent with ``weights``), in one call."""
         filters = {} if filters is None else filters
         requests = []
