@@ -24,7 +24,7 @@ import math
 import threading
 import uuid
 from collections import Counter
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import qdrant_edge as qe
 
@@ -73,7 +73,12 @@ def terms_of(record: Any) -> Terms:
     """The distinct terms of an engine record's sparse vector (read with ``[SPARSE]``)."""
     vectors = record.vector
     sparse = vectors.get(SPARSE) if vectors else None
-    return tuple(set(sparse.indices)) if sparse is not None else ()
+    return distinct(sparse.indices) if sparse is not None else ()
+
+
+def distinct(indices: Iterable[int]) -> Terms:
+    """A sparse vector's distinct terms (an index may repeat in a vector given to us)."""
+    return tuple(set(indices))
 
 
 class TermCounts:
@@ -102,18 +107,12 @@ class TermCounts:
         """Count every live point's sparse vector: one scroll of the shard."""
         with self.lock:
             n, df, negative = 0, Counter[int](), False
-            offset = None
-            while True:
-                records, offset = self._shard().scroll(qe.ScrollRequest(
-                    offset=offset, limit=_SCROLL_PAGE, with_payload=False, with_vector=[SPARSE]))
-                for r in records:
-                    terms = terms_of(r)
-                    if terms:
-                        n += 1
-                        df.update(terms)
-                        negative = negative or min(r.vector[SPARSE].values) < 0
-                if offset is None:
-                    break
+            for r in self._scrolled(None):
+                terms = terms_of(r)
+                if terms:
+                    n += 1
+                    df.update(terms)
+                    negative = negative or min(r.vector[SPARSE].values) < 0
             self.n, self.df, self.known, self.negative = n, df, True, negative
             self.version += 1
 
@@ -144,21 +143,24 @@ class TermCounts:
         if any(p.sparse is not None and p.sparse[1] and min(p.sparse[1]) < 0 for p in points):
             self.negative = True
         return None if conditional else {
-            p.id: tuple(set(p.sparse[0])) if p.sparse is not None else () for p in points}
+            p.id: distinct(p.sparse[0]) if p.sparse is not None else () for p in points}
 
     def _read(self, ids: Iterable[str]) -> dict[str, Terms]:
         records = self._shard().retrieve([uuid.UUID(i) for i in ids], with_payload=False, with_vector=[SPARSE])
         return {id_string(r.id): terms_of(r) for r in records}
 
     def _matching(self, flt: qe.Filter) -> dict[str, Terms]:
-        out: dict[str, Terms] = {}
+        return {id_string(r.id): terms_of(r) for r in self._scrolled(flt)}
+
+    def _scrolled(self, flt: qe.Filter | None) -> Iterator[Any]:
+        """Every point ``flt`` matches (``None``: every point), with its sparse vector only."""
         offset = None
         while True:
             records, offset = self._shard().scroll(qe.ScrollRequest(
                 offset=offset, limit=_SCROLL_PAGE, filter=flt, with_payload=False, with_vector=[SPARSE]))
-            out.update((id_string(r.id), terms_of(r)) for r in records)
+            yield from records
             if offset is None:
-                return out
+                return
 
     def written(
         self, write: Callable[[], None], ids: Sequence[str] | None = None, flt: qe.Filter | None = None,

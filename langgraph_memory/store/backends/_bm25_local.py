@@ -106,7 +106,7 @@ def settled(
     ``deeper(limit)`` while they do not settle it. ``exact_margin``: every weight and
     stored value is non-negative (:func:`order_margin` holds); else only a list the engine
     returned whole (fewer than asked) settles."""
-    limit, asked = query.limit, weighted(query.indices, weights)
+    limit, asked, want = query.limit, weighted(query.indices, weights), settled_limit(query)
     while True:
         scored: list[tuple[float, str, Any]] = []
         for r in rows:
@@ -116,7 +116,6 @@ def settled(
             if s is not None:
                 scored.append((s, id_string(r.id), r))
         scored.sort(key=lambda e: (-e[0], e[1]))
-        want = settled_limit(query)
         if len(rows) < limit or want <= 0:
             break  # every point holding a term: the order is whole
         if exact_margin and len(scored) >= want and weights:

@@ -36,7 +36,19 @@ from typing import Any, Callable, Sequence
 
 from langgraph_memory.store.backends._base import FetchQuery, Query, Where, id_string
 
-__all__ = ["ordered", "settled", "widened"]
+__all__ = ["ordered", "read_in_key_order", "settled", "widened"]
+
+
+def read_in_key_order(
+    queries: Sequence[Query], read: Callable[[Sequence[Query]], list[list[Any]]],
+    read_groups: Callable[[list[FetchQuery]], list[list[Any]]] | None = None,
+) -> list[list[Any]]:
+    """The engine's rows answering ``queries`` (``read``: one engine round), each ordered
+    fetch's equal keys by ascending id: asked one point deeper (:func:`widened`), and the
+    groups of equal keys a cut falls in read by ``read_groups`` (default ``read``)."""
+    if not any(map(ordered, queries)):
+        return read(queries)
+    return settled(queries, read(widened(queries)), read if read_groups is None else read_groups)
 
 
 def ordered(query: Query) -> bool:

@@ -32,8 +32,7 @@ from langgraph_memory.store.backends._base import (
 from langgraph_memory.store.backends import _two_step
 from langgraph_memory.store.backends._bm25_idf import CLIENT, IDF_KEY, TermCounts, idf_mode
 from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
-from langgraph_memory.store.backends._fetch_order import ordered, widened
-from langgraph_memory.store.backends._fetch_order import settled as settled_ties
+from langgraph_memory.store.backends._fetch_order import read_in_key_order
 from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
 from langgraph_memory.errors import SchemaMismatchError, StorageError, StoreLockedError
 
@@ -207,6 +206,10 @@ class EdgeBackend:
         self._update(qe.UpdateOperation.upsert_points(edge_points, condition=condition), ids,
                      {p.payload.get("namespace") for p in points}, counted=(ids, None, new))
 
+    def _writing(self) -> Any:
+        """The lock ordering every write with the readers of the BM25 counts (:class:`TermCounts`)."""
+        return contextlib.nullcontext() if self._counts is None else self._counts.lock
+
     def _update(
         self, operation: Any, ids: Sequence[str] | None, into: Any = (), vectors: bool = True, patch: Any = None,
         counted: tuple[Any, Any, Any] | None = None,
@@ -216,13 +219,11 @@ class EdgeBackend:
         ``counted``: the points whose sparse vectors it changes (:meth:`TermCounts.written`)."""
         done = False
         try:
-            if self._counts is None:
-                self.shard.update(operation)
-            elif counted is None:
-                with self._counts.lock:
+            with self._writing():
+                if counted is None or self._counts is None:
                     self.shard.update(operation)
-            else:
-                self._counts.written(lambda: self.shard.update(operation), *counted)
+                else:
+                    self._counts.written(lambda: self.shard.update(operation), *counted)
             done = True
         finally:
             self._snapshots.log.wrote(ids, into, vectors, patch if done else None)
@@ -312,13 +313,10 @@ class EdgeBackend:
         return min(self._written, self.shard.count(qe.CountRequest(exact=False, filter=where)))
 
     def _one_round(self, queries: Sequence[Query], scores_only: frozenset[int] = frozenset()) -> list[Any]:
-        # Ordered fetches: equal keys by ascending id, as a snapshot gives them (_fetch_order).
-        asked = widened(queries) if any(map(ordered, queries)) else queries
         filters: dict[Where, qe.Filter] = {}  # a batch often repeats one filter
         weights = [self._weights(q) for q in queries]
-        results = self._records(asked, filters, weights)
-        if asked is not queries:
-            results = settled_ties(queries, results, self._records)
+        # Ordered fetches: equal keys by ascending id, as a snapshot gives them.
+        results = read_in_key_order(queries, lambda asked: self._records(asked, filters, weights), self._records)
         if all(w is None for w in weights):  # no BM25 list to score here (and no numpy to load)
             return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
         from langgraph_memory.store.backends._bm25_local import answered  # numpy: not for the CLI's `list`
@@ -386,7 +384,7 @@ class EdgeBackend:
         plain = all(plain_patch(payload) for _, payload in updates)
         done: list[tuple[frozenset[str], dict[str, Any]]] = []
         try:
-            with self._counts.lock if self._counts is not None else contextlib.nullcontext():
+            with self._writing():
                 for ids, payload in updates:
                     if ids:
                         self.shard.update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
@@ -408,7 +406,7 @@ class EdgeBackend:
     @engine_call
     def delete_where(self, where: Where) -> int:
         flt = to_filter(where)
-        with self._counts.lock if self._counts is not None else contextlib.nullcontext():
+        with self._writing():
             n = self.shard.count(qe.CountRequest(exact=True, filter=flt))
             if n:
                 self._update(qe.UpdateOperation.delete_points_by_filter(flt), None, counted=(None, flt, {}))

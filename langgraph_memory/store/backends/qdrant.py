@@ -30,7 +30,7 @@ from langgraph_memory.store.backends._base import (
     translate,
     vectors_wanted,
 )
-from langgraph_memory.store.backends._fetch_order import ordered, settled, widened
+from langgraph_memory.store.backends._fetch_order import read_in_key_order
 from langgraph_memory.errors import SchemaMismatchError
 
 DEFAULT_COLLECTION = "langgraph_memory"
@@ -185,11 +185,8 @@ class QdrantClientBackend:
         return [_point(r, with_vectors) for r in records]
 
     def query_batch(self, queries: Sequence[Query], *, cached: bool = False) -> list[list[Hit]]:
-        # Ordered fetches: equal keys by ascending id, as a snapshot gives them (_fetch_order).
-        asked = widened(queries) if any(map(ordered, queries)) else queries
-        results = self._points(asked)
-        if asked is not queries:
-            results = settled(queries, results, self._points)
+        # Ordered fetches: equal keys by ascending id, as a snapshot gives them.
+        results = read_in_key_order(queries, self._points)
         return [
             [Hit(_point(r, q.with_vectors), 0.0 if isinstance(q, FetchQuery) else float(r.score)) for r in points]
             for q, points in zip(queries, results)
