@@ -65,3 +65,27 @@ def test_a_damaged_meta_file_is_a_bounded_storage_error(tmp_path, fake_embedding
     assert sorted(p.name for p in path.iterdir()) == before  # nothing written beside the shard
     if link is not None:
         assert os.readlink(meta_path) == link
+
+
+def _link_to_endless_device(meta_path):
+    meta_path.unlink()
+    os.symlink("/dev/zero", meta_path)
+
+
+def _pipe(meta_path):
+    meta_path.unlink()
+    os.mkfifo(meta_path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or not hasattr(os, "mkfifo"), reason="needs /dev/zero and pipes")
+@pytest.mark.parametrize("damage", [_link_to_endless_device, _pipe])
+def test_a_meta_file_that_is_not_a_file_is_refused_without_reading_it(tmp_path, fake_embeddings, damage):
+    """Read whole, a link to ``/dev/zero`` filled memory until ``MemoryError`` and a named
+    pipe blocked forever: a meta file is read only when it is a regular file, and boundedly."""
+    from langgraph_memory import MemoryStore
+
+    path = tmp_path / "s"
+    _made(path, fake_embeddings)
+    damage(path / META_FILE)
+    with pytest.raises(StorageError, match="not a regular file"):
+        MemoryStore.open(path, embeddings=fake_embeddings)

@@ -106,8 +106,11 @@ class EdgeBackend:
         meta_path = self.path / META_FILE
         if not meta_path.exists():
             return None
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        try:  # a regular file only, read boundedly: a link to /dev/zero or a pipe never ends
+            if not meta_path.is_file():
+                raise OSError("not a regular file")
+            with meta_path.open(encoding="utf-8") as file:
+                meta = json.loads(file.read(1 << 20))  # a meta file is < 1 KiB; cut, it is no JSON
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: arrays nested 100k deep
             raise StorageError(f"{meta_path} is damaged ({exc}); restore it from a backup or an export") from None
         if not isinstance(meta, dict):
