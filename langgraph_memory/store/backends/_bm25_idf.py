@@ -21,6 +21,7 @@ a shard cannot be reopened with another modifier.
 from __future__ import annotations
 
 import math
+import reprlib
 import threading
 import uuid
 from collections import Counter
@@ -53,7 +54,7 @@ def idf_mode(stored: dict[str, Any] | None, where: object) -> str:
     if type(value) is str and value in (CLIENT, ENGINE):
         return value
     raise StorageError(
-        f"{where} is damaged: its {IDF_KEY!r} is {value!r}, not {CLIENT!r} or {ENGINE!r}; "
+        f"{where} is damaged: its {IDF_KEY!r} is {reprlib.repr(value)}, not {CLIENT!r} or {ENGINE!r}; "
         "restore it from a backup or an export")
 
 

@@ -105,9 +105,12 @@ class EdgeBackend:
         meta_path = self.path / META_FILE
         if not meta_path.exists():
             return None
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+        try:  # a regular file only, read boundedly: a link to /dev/zero or a pipe never ends
+            if not meta_path.is_file():
+                raise OSError("not a regular file")
+            with meta_path.open(encoding="utf-8") as file:
+                meta = json.loads(file.read(1 << 20))  # a meta file is < 1 KiB; cut, it is no JSON
+        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: arrays nested 100k deep
             raise StorageError(f"{meta_path} is damaged ({exc}); restore it from a backup or an export") from None
         if not isinstance(meta, dict):
             raise StorageError(f"{meta_path} is damaged (not a JSON object); restore it from a backup or an export")
@@ -157,6 +160,8 @@ class EdgeBackend:
                     "`langgraph dev` holds its store while it runs: stop it, or go through its store "
                     "API) or by another MemoryStore of this process (share one between threads)."
                 ) from exc
+            if stored is None and shard_path.exists():  # deleted, or a link to nowhere (exists() is False)
+                raise StorageError(f"{meta_path} is missing beside {shard_path}; restore it from a backup") from None
             if "modifier" in str(exc):  # the meta file says one IDF mode, the shard was made with the other
                 raise StorageError(
                     f"{meta_path} does not match the shard beside it: its {IDF_KEY!r} says BM25's IDF is "

@@ -1,0 +1,91 @@
+"""A hostile or broken ``langgraph_memory.json`` beside a store's shard (edited, deleted,
+replaced by a link): opening the store gives our typed error with a bounded message,
+never the engine's bare ``Exception`` or Python's ``RecursionError``, and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from langgraph_memory.errors import StorageError
+from langgraph_memory.store.backends._bm25_idf import IDF_KEY
+from langgraph_memory.store.backends.edge import META_FILE
+
+
+def _made(path, fake_embeddings):
+    from langgraph_memory import MemoryStore
+
+    with MemoryStore.open(path, embeddings=fake_embeddings) as store:
+        store.remember("Alice drinks tea", namespace=("u",), dedup=False)
+    return (path / META_FILE).read_text()
+
+
+def _deeply_nested(meta_path):
+    meta = json.loads(meta_path.read_text())
+    text = json.dumps(meta).replace(json.dumps(meta[IDF_KEY]), "[" * 100_000 + "]" * 100_000)
+    meta_path.write_text(text)
+
+
+def _huge_field(meta_path):
+    meta = json.loads(meta_path.read_text())
+    meta[IDF_KEY] = "c" * 5_000_000
+    meta_path.write_text(json.dumps(meta))
+
+
+def _deleted(meta_path):
+    meta_path.unlink()
+
+
+def _link_to_itself(meta_path):
+    meta_path.unlink()
+    os.symlink(meta_path, meta_path)
+
+
+def _link_to_nowhere(meta_path):
+    meta_path.unlink()
+    os.symlink(meta_path.with_name("gone.json"), meta_path)
+
+
+@pytest.mark.parametrize("damage", [_deeply_nested, _huge_field, _deleted, _link_to_itself, _link_to_nowhere])
+def test_a_damaged_meta_file_is_a_bounded_storage_error(tmp_path, fake_embeddings, damage):
+    from langgraph_memory import MemoryStore
+
+    path = tmp_path / "s"
+    _made(path, fake_embeddings)
+    meta_path = path / META_FILE
+    damage(meta_path)
+    before = sorted(p.name for p in path.iterdir())
+    link = os.readlink(meta_path) if meta_path.is_symlink() else None
+    with pytest.raises(StorageError) as raised:
+        MemoryStore.open(path, embeddings=fake_embeddings)
+    assert str(meta_path) in str(raised.value)
+    assert len(str(raised.value)) < 1_000  # a value in the file is named, not copied whole
+    assert sorted(p.name for p in path.iterdir()) == before  # nothing written beside the shard
+    if link is not None:
+        assert os.readlink(meta_path) == link
+
+
+def _link_to_endless_device(meta_path):
+    meta_path.unlink()
+    os.symlink("/dev/zero", meta_path)
+
+
+def _pipe(meta_path):
+    meta_path.unlink()
+    os.mkfifo(meta_path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or not hasattr(os, "mkfifo"), reason="needs /dev/zero and pipes")
+@pytest.mark.parametrize("damage", [_link_to_endless_device, _pipe])
+def test_a_meta_file_that_is_not_a_file_is_refused_without_reading_it(tmp_path, fake_embeddings, damage):
+    """Read whole, a link to ``/dev/zero`` filled memory until ``MemoryError`` and a named
+    pipe blocked forever: a meta file is read only when it is a regular file, and boundedly."""
+    from langgraph_memory import MemoryStore
+
+    path = tmp_path / "s"
+    _made(path, fake_embeddings)
+    damage(path / META_FILE)
+    with pytest.raises(StorageError, match="not a regular file"):
+        MemoryStore.open(path, embeddings=fake_embeddings)
