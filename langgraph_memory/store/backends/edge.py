@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import threading
 import uuid
@@ -31,6 +30,7 @@ from langgraph_memory.store.backends._base import (
 )
 from langgraph_memory.store.backends import _two_step
 from langgraph_memory.store.backends._bm25_idf import CLIENT, IDF_KEY, TermCounts, idf_mode
+from langgraph_memory.store.backends._edge_meta import read_meta, write_meta
 from langgraph_memory.store.backends._edge_types import engine_call, to_answer, to_filter, to_point, to_request
 from langgraph_memory.store.backends._fetch_order import read_in_key_order
 from langgraph_memory.store.backends._snapshots import Snapshots, WriteLog, answer_batch, plain_patch
@@ -102,19 +102,7 @@ class EdgeBackend:
         return self._shard
 
     def stored_meta(self) -> dict[str, Any] | None:
-        meta_path = self.path / META_FILE
-        if not meta_path.exists():
-            return None
-        try:  # a regular file only, read boundedly: a link to /dev/zero or a pipe never ends
-            if not meta_path.is_file():
-                raise OSError("not a regular file")
-            with meta_path.open(encoding="utf-8") as file:
-                meta = json.loads(file.read(1 << 20))  # a meta file is < 1 KiB; cut, it is no JSON
-        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: arrays nested 100k deep
-            raise StorageError(f"{meta_path} is damaged ({exc}); restore it from a backup or an export") from None
-        if not isinstance(meta, dict):
-            raise StorageError(f"{meta_path} is damaged (not a JSON object); restore it from a backup or an export")
-        return meta
+        return read_meta(self.path / META_FILE)
 
     @engine_call
     def setup(self, *, dim: int, meta: dict[str, Any]) -> dict[str, Any]:
@@ -173,9 +161,7 @@ class EdgeBackend:
         self._sparse_too = [DENSE, SPARSE] if client_idf else [DENSE]
         if stored is None:
             stored = dict(meta, dim=dim, **{IDF_KEY: CLIENT})
-            tmp = meta_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(stored, indent=2))
-            tmp.replace(meta_path)
+            write_meta(meta_path, stored)
         return stored
 
     def _create_indexes(self) -> None:

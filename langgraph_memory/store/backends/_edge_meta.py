@@ -1,0 +1,38 @@
+"""The Qdrant Edge store's meta file (``langgraph_memory.json``: the embedder, the vector
+size, BM25's IDF mode), read as hostile input and written atomically."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from langgraph_memory.errors import StorageError
+
+MAX_META_BYTES = 1 << 20
+"""A meta file is under 1 KiB; past this it is not one (read no further: a link to
+``/dev/zero`` never ends)."""
+
+
+def read_meta(meta_path: Path) -> dict[str, Any] | None:
+    """The meta file's object; ``None`` when there is none (a new store). A damaged one,
+    or one that is not a regular file (a pipe would block), is our :class:`StorageError`."""
+    if not meta_path.exists():
+        return None
+    try:
+        if not meta_path.is_file():
+            raise OSError("not a regular file")
+        with meta_path.open(encoding="utf-8") as file:
+            meta = json.loads(file.read(MAX_META_BYTES))
+    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: arrays nested 100k deep
+        raise StorageError(f"{meta_path} is damaged ({exc}); restore it from a backup or an export") from None
+    if not isinstance(meta, dict):
+        raise StorageError(f"{meta_path} is damaged (not a JSON object); restore it from a backup or an export")
+    return meta
+
+
+def write_meta(meta_path: Path, meta: dict[str, Any]) -> None:
+    """Write ``meta`` whole or not at all (a temporary file moved into place)."""
+    tmp = meta_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(meta, indent=2))
+    tmp.replace(meta_path)
