@@ -11,6 +11,7 @@ qdrant-client raised bare ``ValueError``/pydantic errors."""
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import zlib
 from collections import Counter
@@ -23,10 +24,11 @@ from hypothesis import strategies as st
 from langchain_qdrant.sparse_embeddings import SparseEmbeddings, SparseVector
 from qdrant_client import QdrantClient
 
-from langgraph_memory import MemoryStore
+from langgraph_memory import MemoryStore, QueryVectors
 from langgraph_memory.errors import InvalidMemoryError
 from langgraph_memory.store.backends import Where
 from langgraph_memory.store.backends._bm25_idf import TermCounts
+from langgraph_memory.store._transfer import ImportFormatError
 from langgraph_memory.store.conversations import index_exchange
 
 MAX_TERMS = 65_536
@@ -210,3 +212,98 @@ def test_an_encoder_that_is_not_one_is_refused_before_the_store_opens(tmp_path, 
         MemoryStore.open(tmp_path / "s", embeddings=fake_embeddings, sparse_embeddings="bm25")
     with MemoryStore.open(tmp_path / "s", embeddings=fake_embeddings) as store:  # not left locked
         assert store.count(namespace=("u",)) == 0
+
+
+json_indices = st.one_of(st.integers(0, 40), st.integers(-2**33, 2**33), st.integers(10**30, 10**31),
+                         st.booleans(), st.floats(), st.text(max_size=2), st.none())
+json_values = st.one_of(st.floats(0, 5), st.floats(), st.integers(-3, 10**10), st.integers(10**400, 10**401),
+                        st.booleans(), st.none(), st.just(-0.0))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(backend=st.sampled_from(["edge", "qdrant"]), idx=st.lists(json_indices, max_size=4),
+       vals=st.lists(json_values, max_size=4), n=st.integers(0, 10**6))
+@example(backend="edge", idx=[1], vals=[-1.0], n=1)
+@example(backend="edge", idx=[1], vals=[10**400], n=2)
+@example(backend="qdrant", idx=[1], vals=[1e300], n=3)
+def test_any_sparse_vector_of_an_import_file_works_or_is_refused_and_stores_nothing(
+    hostile_stores, tmp_path_factory, backend, idx, vals, n
+):
+    """An export file is a client value: its sparse vectors obey the encoder's rule."""
+    store, _ = hostile_stores[backend]
+    ns = ("imp", f"n{n}")
+    store.remember("an imported memory about tea", namespace=ns, dedup=False)
+    path = tmp_path_factory.mktemp("imp") / "x.jsonl"
+    store.export(path, namespace=ns)
+    store.erase(ns)
+    header, record = path.read_text().splitlines()[:2]
+    obj = json.loads(record)
+    obj["sparse"] = {"indices": idx, "values": vals}
+    path.write_text(header + "\n" + json.dumps(obj) + "\n")
+    before = _state(store)
+    try:
+        store.import_(path)
+    except ImportFormatError as exc:
+        assert "sparse" in str(exc)
+        assert not valid(Vec(idx, vals))
+        assert _state(store) == before
+    else:
+        assert valid(Vec(idx, vals)), (idx, vals)
+    for b in (store._backend, *store._sides.values()):
+        if getattr(b, "_counts", None) is not None:
+            assert not b._counts.negative
+            assert _counts(b) == _recounted(b)
+
+
+@pytest.mark.parametrize("weight", [-1.5, math.nan, math.inf])
+def test_a_store_that_already_holds_a_bad_weight_still_opens_and_answers(tmp_path, fake_embeddings, weight):
+    """Written before the check (here: past it, through the engine layer): the store opens,
+    and BM25 and hybrid searches answer on both paths (snapshot and engine)."""
+    from langgraph_memory.store.backends import SparseQuery, StoredPoint
+
+    path = tmp_path / "s"
+    with MemoryStore.open(path, embeddings=fake_embeddings, sparse_embeddings=Hostile()) as store:
+        kept = [store.remember(f"memory {i} about tea", namespace=("u",), dedup=False).memory for i in range(5)]
+        point = store._backend.retrieve([kept[0].id], with_vectors=True)[0]
+        store._backend.upsert([StoredPoint(point.id, point.payload, point.dense,
+                                           (list(point.sparse[0]), [weight] * len(point.sparse[0])))])
+    with MemoryStore.open(path, embeddings=fake_embeddings, sparse_embeddings=Hostile()) as store:
+        for mode in ("bm25", "hybrid"):
+            hits = store.search("memory about tea", namespace=("u",), mode=mode, limit=3)
+            assert hits and all(h.memory.id in {m.id for m in kept} for h in hits)
+        good = _good("memory about tea")
+        where = Where(namespace="u")
+        for cached in (False, True):
+            [hits] = store._backend.query_batch([SparseQuery(good.indices, good.values, where, 3)], cached=cached)
+            assert len(hits) == 3
+        assert store._backend._counts.negative == (weight < 0)
+
+
+BAD_QUERY_VECTORS = {
+    "negative sparse weight": lambda dim: QueryVectors("tea", [1.0] + [0.0] * (dim - 1), ([1], [-1.0])),
+    "indices and values of two lengths": lambda dim: QueryVectors("tea", [1.0] + [0.0] * (dim - 1), ([1, 2], [1.0])),
+    "NaN in the dense vector": lambda dim: QueryVectors("tea", [math.nan] * dim, ([1], [1.0])),
+    "dense vector of another size": lambda dim: QueryVectors("tea", [1.0] * (dim + 1), ([1], [1.0])),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_QUERY_VECTORS))
+@pytest.mark.parametrize("backend", ["edge", "qdrant"])
+def test_query_vectors_built_by_hand_are_checked_at_every_entry_point(hostile_stores, backend, case):
+    """``QueryVectors`` may be built by the caller: every entry point taking one checks it as
+    ``embed_query``'s own output is, and a store's own vectors pass unchanged."""
+    from langgraph_memory.agent.injection import select_memories
+    from langgraph_memory.store.conversations import search_conversations
+
+    store, _ = hostile_stores[backend]
+    bad = BAD_QUERY_VECTORS[case](store.dim)
+    calls = [
+        lambda q: store.search(q, namespace=("u", "seed"), mode="hybrid"),
+        lambda q: search_conversations(store, q, namespace=("u", "seed")),
+        lambda q: store.search_live(q, namespace=("u", "seed"), rooms="r"),
+        lambda q: select_memories(store, namespace=("u", "seed"), query=q),
+    ]
+    for call in calls:
+        with pytest.raises(InvalidMemoryError, match="query"):
+            call(bad)
+        call(store.embed_query("tea"))

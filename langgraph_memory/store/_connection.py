@@ -253,7 +253,7 @@ class StoreConnection:
         text = check_text("query", text, MAX_QUERY_CHARS)
         dense = normalise(self.embeddings.embed_query(text))
         sparse = self.sparse_embeddings.embed_query(text)
-        return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))
+        return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values))).made_for(self.dim)
 
     def embed_query_soon(self, text: str) -> Future[QueryVectors]:
         """:meth:`embed_query` started on a helper thread, so the caller can read the

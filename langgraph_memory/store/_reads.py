@@ -8,6 +8,7 @@ the first round of a hybrid search cost a single call into the engine.
 
 from __future__ import annotations
 
+import math
 import uuid
 from dataclasses import dataclass
 from typing import Any, Generator, Sequence, TypeVar
@@ -29,6 +30,31 @@ class QueryVectors:
     text: str
     dense: list[float]
     sparse: tuple[list[int], list[float]]
+
+    def checked(self, dim: int) -> "QueryVectors":
+        """These vectors once checked as :meth:`MemoryStore.embed_query`'s own are (a caller
+        may build them by hand): ``dim`` finite floats and a valid sparse vector
+        (``store/_sparse_checks.py``), else :class:`InvalidMemoryError` on ``query``. Vectors
+        made by ``embed_query`` or checked before are not checked again (a turn passes its
+        vectors to each of its scopes' selections)."""
+        from langgraph_memory.store._sparse_checks import sparse_pair
+
+        if self.__dict__.get("_for_dim") == dim:
+            return self
+        dense = self.dense
+        if not isinstance(self.text, str) or not isinstance(dense, (list, tuple)) or len(dense) != dim or not all(
+                type(x) in (float, int) and math.isfinite(x) for x in dense):
+            raise InvalidMemoryError("query", f"QueryVectors needs its text and {dim} finite floats (embed_query's)")
+        pair, problem = sparse_pair(*self.sparse) if isinstance(self.sparse, tuple) and len(self.sparse) == 2 else (
+            None, "expected (indices, values)")
+        if pair is None:
+            raise InvalidMemoryError("query", f"QueryVectors' sparse vector is invalid: {problem}")
+        return QueryVectors(self.text, [float(x) for x in dense], pair).made_for(dim)
+
+    def made_for(self, dim: int) -> "QueryVectors":
+        """Marked as the store's own, for a store of ``dim`` dimensions (see :meth:`checked`)."""
+        object.__setattr__(self, "_for_dim", dim)  # not a field: equality and repr stay the vectors'
+        return self
 
 
 _KEYS: dict[tuple[str, ...], str] = {}
