@@ -63,7 +63,9 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         collection_name: the Qdrant collection, for the client backend.
         dedup: the policy deciding duplicate / refinement / correction on remember;
             default: :meth:`DedupPolicy.for_embedder` of the embedder's name.
-        sparse_embeddings: the BM25 encoder; default: Qdrant Edge's, English stemming.
+        sparse_embeddings: the BM25 encoder; default: Qdrant Edge's, English stemming. A
+            custom one's vectors are checked (``store/_sparse_checks.py``): a bad one is an
+            ``InvalidMemoryError`` and nothing is stored.
 
     Set :attr:`decay` to fix the gardener's calibration; while it is ``None`` each pass reads
     the defaults and ``MEMORY_DECAY_*`` variables (:meth:`DecaySettings.from_env`).
