@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Set
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["MAX_SPARSE_TERMS", "MAX_SPARSE_VALUE", "sparse_pair"]
 
@@ -81,21 +81,28 @@ def sparse_pair(indices: Any, values: Any) -> tuple[Pair | None, str | None]:
     assert found_indices is not None and found_values is not None
     if len(found_indices) != len(found_values):
         return None, f"{len(found_indices)} indices but {len(found_values)} values"
-    ints: list[int] = []
-    for raw in found_indices:
-        index = _index(raw)
-        if index is None:
-            return None, f"index {_short(raw)} is not an integer in 0..{_INDEX_END - 1}"
-        ints.append(index)
+    ints, problem = _each(found_indices, _index, f"is not an integer in 0..{_INDEX_END - 1}")
+    if problem:
+        return None, f"index {problem}"
+    assert ints is not None
     if len(set(ints)) != len(ints):
         return None, "an index appears twice"
-    floats: list[float] = []
-    for raw in found_values:
-        weight = _weight(raw)
-        if weight is None:
-            return None, f"value {_short(raw)} is not a finite number in 0..{MAX_SPARSE_VALUE:g}"
-        floats.append(weight)
+    floats, problem = _each(found_values, _weight, f"is not a finite number in 0..{MAX_SPARSE_VALUE:g}")
+    if problem:
+        return None, f"value {problem}"
+    assert floats is not None
     return (ints, floats), None
+
+
+def _each(raws: list[Any], convert: Callable[[Any], Any], fault: str) -> tuple[list[Any] | None, str | None]:
+    """Every one of ``raws`` converted, or the first that is not valid (``None`` from ``convert``)."""
+    out = []
+    for raw in raws:
+        value = convert(raw)
+        if value is None:
+            return None, f"{_short(raw)} {fault}"
+        out.append(value)
+    return out, None
 
 
 def _short(value: Any) -> str:
