@@ -159,7 +159,10 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         ``defaults`` apply to every item. All items are validated, and the memories they
         update looked up, before anything is written. With
         ``dedup=False`` (imports, benchmarks) they are written in large batches.
-        ``progress(done, total)`` is called as batches complete.
+        ``progress(done, total)`` is called as batches complete. Texts are embedded by
+        batches of 256 as they are written: an embedder that fails on a later batch (or
+        returns an invalid vector) leaves the earlier batches stored, each memory whole;
+        calling again with ``dedup=True`` resumes.
         """
         if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
             raise InvalidMemoryError("items", "expected a list of texts or dicts")
