@@ -232,6 +232,7 @@ def test_any_sparse_vector_of_an_import_file_works_or_is_refused_and_stores_noth
     """An export file is a client value: its sparse vectors obey the encoder's rule."""
     store, _ = hostile_stores[backend]
     ns = ("imp", f"n{n}")
+    store.erase(ns)  # an earlier example may have imported into it
     store.remember("an imported memory about tea", namespace=ns, dedup=False)
     path = tmp_path_factory.mktemp("imp") / "x.jsonl"
     store.export(path, namespace=ns)

@@ -77,8 +77,9 @@ class CheckedSparseEmbeddings(SparseEmbeddings):
     def _all(found: Any, wanted: int) -> list[SparseVector]:
         # A short list would silently leave memories without a BM25 vector (zip stops).
         if not isinstance(found, (list, tuple)) or len(found) != wanted:
-            size = len(found) if isinstance(found, (list, tuple)) else type(found).__name__
-            raise InvalidMemoryError("sparse_embeddings", f"embed_documents returned {size} vectors for {wanted} texts")
+            got = f"{len(found)} vectors" if isinstance(found, (list, tuple)) else f"a {type(found).__name__}"
+            raise InvalidMemoryError(
+                "sparse_embeddings", f"embed_documents must return a list of {wanted} vectors, one per text; got {got}")
         return [_checked(v, "embed_documents") for v in found]
 
 

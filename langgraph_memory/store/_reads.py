@@ -42,14 +42,18 @@ class QueryVectors:
         if self.__dict__.get("_for_dim") == dim:
             return self
         dense = self.dense
-        if not isinstance(self.text, str) or not isinstance(dense, (list, tuple)) or len(dense) != dim or not all(
-                type(x) in (float, int) and math.isfinite(x) for x in dense):
+        try:
+            floats = [float(x) for x in dense] if isinstance(dense, (list, tuple)) and len(dense) == dim and all(
+                isinstance(x, (float, int)) and not isinstance(x, bool) for x in dense) else None
+        except OverflowError:  # an int past a float's range
+            floats = None
+        if not isinstance(self.text, str) or floats is None or not all(map(math.isfinite, floats)):
             raise InvalidMemoryError("query", f"QueryVectors needs its text and {dim} finite floats (embed_query's)")
         pair, problem = sparse_pair(*self.sparse) if isinstance(self.sparse, tuple) and len(self.sparse) == 2 else (
             None, "expected (indices, values)")
         if pair is None:
             raise InvalidMemoryError("query", f"QueryVectors' sparse vector is invalid: {problem}")
-        return QueryVectors(self.text, [float(x) for x in dense], pair).made_for(dim)
+        return QueryVectors(self.text, floats, pair).made_for(dim)
 
     def made_for(self, dim: int) -> "QueryVectors":
         """Marked as the store's own, for a store of ``dim`` dimensions (see :meth:`checked`)."""

@@ -81,15 +81,21 @@ def sparse_pair(indices: Any, values: Any) -> tuple[Pair | None, str | None]:
     assert found_indices is not None and found_values is not None
     if len(found_indices) != len(found_values):
         return None, f"{len(found_indices)} indices but {len(found_values)} values"
-    ints, problem = _each(found_indices, _index, f"is not an integer in 0..{_INDEX_END - 1}")
-    if problem:
-        return None, f"index {problem}"
+    # Plain ints and floats in range (every encoder's usual answer) are checked in C loops.
+    ints: list[int] | None = found_indices
+    if not (all(type(i) is int for i in found_indices) and (
+            not found_indices or (min(found_indices) >= 0 and max(found_indices) < _INDEX_END))):
+        ints, problem = _each(found_indices, _index, f"is not an integer in 0..{_INDEX_END - 1}")
+        if problem:
+            return None, f"index {problem}"
     assert ints is not None
     if len(set(ints)) != len(ints):
         return None, "an index appears twice"
-    floats, problem = _each(found_values, _weight, f"is not a finite number in 0..{MAX_SPARSE_VALUE:g}")
-    if problem:
-        return None, f"value {problem}"
+    floats: list[float] | None = found_values
+    if not (all(type(v) is float for v in found_values) and all(0.0 <= v <= MAX_SPARSE_VALUE for v in found_values)):
+        floats, problem = _each(found_values, _weight, f"is not a finite number in 0..{MAX_SPARSE_VALUE:g}")
+        if problem:
+            return None, f"value {problem}"
     assert floats is not None
     return (ints, floats), None
 
