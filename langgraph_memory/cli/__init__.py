@@ -251,9 +251,12 @@ def _open_store(
     path, url = location
     if path:
         from langgraph_memory.store.backends._edge_meta import MISSING, not_a_file
-        from langgraph_memory.store.backends.edge import META_FILE
+        from langgraph_memory.store.backends.edge import META_FILE, SHARD_DIR
 
         problem = None if create else not_a_file(Path(path) / META_FILE)
+        if problem == MISSING and (Path(path) / SHARD_DIR).exists():
+            raise CliError(f"the memory store at {path} has lost its {META_FILE} (its shard is there); "
+                           "restore it from a backup")
         if problem == MISSING:
             raise CliError(f"no memory store at {path} ({META_FILE} not found)")
         if problem is not None:  # there, but a pipe, a directory, a device, a link to nowhere
