@@ -308,3 +308,27 @@ def test_query_vectors_built_by_hand_are_checked_at_every_entry_point(hostile_st
         with pytest.raises(InvalidMemoryError, match="query"):
             call(bad)
         call(store.embed_query("tea"))
+
+
+@pytest.mark.parametrize("where", ["dense", "sparse"])
+def test_an_import_number_too_large_for_a_float_is_a_format_error(hostile_stores, tmp_path, where):
+    """JSON takes an integer of any length: ``math.isfinite(10**400)`` raised a bare
+    ``OverflowError`` out of the import's validation."""
+    store, _ = hostile_stores["edge"]
+    ns = ("imp", "huge", where)
+    store.erase(ns)
+    store.remember("an imported memory about tea", namespace=ns, dedup=False)
+    path = tmp_path / "x.jsonl"
+    store.export(path, namespace=ns)
+    store.erase(ns)
+    header, record = path.read_text().splitlines()
+    obj = json.loads(record)
+    if where == "dense":
+        obj["dense"][0] = 10**400
+    else:
+        obj["sparse"] = {"indices": [1], "values": [10**400]}
+    path.write_text(header + "\n" + json.dumps(obj) + "\n")
+    before = _state(store)
+    with pytest.raises(ImportFormatError, match=where):
+        store.import_(path)
+    assert _state(store) == before
