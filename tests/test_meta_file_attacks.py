@@ -4,6 +4,7 @@ never the engine's bare ``Exception`` or Python's ``RecursionError``, and change
 
 from __future__ import annotations
 
+import io
 import json
 import os
 
@@ -89,3 +90,33 @@ def test_a_meta_file_that_is_not_a_file_is_refused_without_reading_it(tmp_path, 
     damage(path / META_FILE)
     with pytest.raises(StorageError, match="not a regular file"):
         MemoryStore.open(path, embeddings=fake_embeddings)
+
+
+def _directory(meta_path):
+    meta_path.unlink()
+    meta_path.mkdir()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or not hasattr(os, "mkfifo"), reason="needs /dev/zero and pipes")
+@pytest.mark.parametrize("damage, said", [
+    (_pipe, "a named pipe"), (_directory, "a directory"), (_link_to_endless_device, "a character device"),
+    (_link_to_nowhere, "which does not exist"), (_link_to_itself, "unreadable"), (_deleted, "has lost its"),
+])
+def test_the_cli_says_what_a_meta_file_that_is_not_a_file_is(tmp_path, fake_embeddings, damage, said):
+    """The CLI said "langgraph_memory.json not found" of a meta file that is there but is a
+    pipe, a directory or a link to a device, and of one deleted beside its shard; it now
+    names what it is, in one line, without reading it (a pipe would block) and without
+    creating anything."""
+    from langgraph_memory.cli import main
+
+    path = tmp_path / "s"
+    _made(path, fake_embeddings)
+    damage(path / META_FILE)
+    before = sorted(p.name for p in path.iterdir())
+    for command in (["list"], ["stats"]):
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["--path", str(path), *command], stdout=out, stderr=err, embeddings=fake_embeddings)
+        lines = err.getvalue().strip().splitlines()
+        assert code == 1 and len(lines) == 1 and len(lines[0]) < 400, err.getvalue()
+        assert said in lines[0] and "not found" not in lines[0]
+    assert sorted(p.name for p in path.iterdir()) == before

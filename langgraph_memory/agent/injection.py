@@ -329,7 +329,7 @@ def select_memories(
     ledger = ledger or {}
     cache = cache if cache is not None else VectorCache()
     text = query.text if isinstance(query, QueryVectors) else query
-    vectors = query if isinstance(query, QueryVectors) else None
+    vectors = query.checked(store.dim) if isinstance(query, QueryVectors) else None
     pending = None
     if vectors is None and text and text.strip() and "similar" in config.channels:
         if store.backend_name == "edge":

@@ -99,7 +99,7 @@ def select_turn(
     ledger = ledger or {}
     cache = cache if cache is not None else VectorCache()
     if isinstance(query, QueryVectors):
-        vectors: QueryVectors | None = query
+        vectors: QueryVectors | None = query.checked(store.dim)
     else:
         vectors = store.embed_query(query) if query and query.strip() else None
     injection = TurnInjection(query=vectors.text if vectors is not None else query)

@@ -250,10 +250,18 @@ def _open_store(
 
     path, url = location
     if path:
-        from langgraph_memory.store.backends.edge import META_FILE
+        from langgraph_memory.store.backends._edge_meta import MISSING, not_a_file
+        from langgraph_memory.store.backends.edge import META_FILE, SHARD_DIR
 
-        if not create and not (Path(path) / META_FILE).is_file():
+        problem = None if create else not_a_file(Path(path) / META_FILE)
+        if problem == MISSING and (Path(path) / SHARD_DIR).exists():
+            raise CliError(f"the memory store at {path} has lost its {META_FILE} (its shard is there); "
+                           "restore it from a backup")
+        if problem == MISSING:
             raise CliError(f"no memory store at {path} ({META_FILE} not found)")
+        if problem is not None:  # there, but a pipe, a directory, a device, a link to nowhere
+            raise CliError(f"no memory store at {path}: its {META_FILE} is {problem}, not a regular file; "
+                           "restore it from a backup or an export")
         return MemoryStore.open(path, embeddings=embeddings, _langchain_free=True)
     from qdrant_client import QdrantClient
 

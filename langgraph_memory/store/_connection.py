@@ -42,6 +42,16 @@ class _Background(Protocol):
 
 
 
+def _checked_encoder(encoder: SparseEmbeddings | None) -> SparseEmbeddings | None:
+    """A custom BM25 encoder wrapped so its vectors are checked (``store/_sparse_checks.py``);
+    ``None`` stays ``None`` (the default encoder, built on first use)."""
+    if encoder is None:
+        return None
+    from langgraph_memory.store._bm25 import checked_encoder
+
+    return checked_encoder(encoder)
+
+
 def _where(backend: Backend) -> str:
     """How messages name a store: its directory, or its collection on a server."""
     path = getattr(backend, "path", None)
@@ -63,6 +73,7 @@ class StoreConnection:
         _backend: Backend | None = None,
         _langchain_free: bool = False,
     ) -> None:
+        sparse_embeddings = _checked_encoder(sparse_embeddings)
         if _backend is None:
             if client is None:
                 raise TypeError(
@@ -113,7 +124,7 @@ class StoreConnection:
 
     @sparse_embeddings.setter
     def sparse_embeddings(self, value: SparseEmbeddings) -> None:
-        self._sparse_embeddings = value
+        self._sparse_embeddings = _checked_encoder(value)
 
     # -- construction -------------------------------------------------------------------
 
@@ -143,6 +154,7 @@ class StoreConnection:
 
         if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
             raise InvalidMemoryError("path", "expected a directory path")
+        sparse_embeddings = _checked_encoder(sparse_embeddings)  # refused before the store opens
         return cls(
             embeddings=embeddings, dedup=dedup, sparse_embeddings=sparse_embeddings,
             _backend=EdgeBackend(path), _langchain_free=_langchain_free,
@@ -241,7 +253,7 @@ class StoreConnection:
         text = check_text("query", text, MAX_QUERY_CHARS)
         dense = normalise(self.embeddings.embed_query(text))
         sparse = self.sparse_embeddings.embed_query(text)
-        return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))
+        return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values))).made_for(self.dim)
 
     def embed_query_soon(self, text: str) -> Future[QueryVectors]:
         """:meth:`embed_query` started on a helper thread, so the caller can read the

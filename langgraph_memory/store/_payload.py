@@ -41,7 +41,8 @@ _PAYLOAD_KEYS = frozenset(Memory(id="", content="", namespace=("x",)).to_payload
 def validate_payload(payload: Any) -> dict[str, Any]:
     """Check a stored payload (an import's record) by the rules :func:`new_memory` applies
     to a new memory, plus the links and counters a stored record has. Returns the payload,
-    with ``ns_prefixes`` filled in when it was left out.
+    with ``ns_prefixes`` filled in when it was left out and its importance kept as
+    :func:`new_memory` keeps one (to 15 decimals).
 
     Raises:
         InvalidMemoryError: the first field that is wrong, named ``payload.<field>``.
@@ -74,7 +75,7 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
     subjects = payload.get("subjects", [])
     if not isinstance(subjects, list) or list(validate_subjects(subjects)) != subjects:
         raise InvalidMemoryError("subjects", "must be a list of distinct lowercase tags")
-    validate_importance(payload.get("importance"), memory_type)
+    importance = validate_importance(payload.get("importance"), memory_type)
     for name in ("created_at", "updated_at"):
         check_epoch(name, payload.get(name))
     for name in ("expires_at", "last_accessed_at", "archived_at", "vitality_at", "forgotten_at"):
@@ -105,7 +106,9 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
         raise InvalidMemoryError("superseded_by", "must be the id of the successor of a superseded memory, else null")
     if check_metadata(payload.get("metadata")) != payload.get("metadata", {}):
         raise InvalidMemoryError("metadata", "must be plain JSON data")
-    return {**payload, **_exact_metadata(payload), "ns_prefixes": expected}
+    # An imported importance is kept as remember keeps one (records.IMPORTANCE_DECIMALS).
+    kept = {"importance": importance} if "importance" in payload else {}
+    return {**payload, **_exact_metadata(payload), **kept, "ns_prefixes": expected}
 
 
 def _exact_metadata(payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ the first round of a hybrid search cost a single call into the engine.
 
 from __future__ import annotations
 
+import math
 import uuid
 from dataclasses import dataclass
 from typing import Any, Generator, Sequence, TypeVar
@@ -29,6 +30,35 @@ class QueryVectors:
     text: str
     dense: list[float]
     sparse: tuple[list[int], list[float]]
+
+    def checked(self, dim: int) -> "QueryVectors":
+        """These vectors once checked as :meth:`MemoryStore.embed_query`'s own are (a caller
+        may build them by hand): ``dim`` finite floats and a valid sparse vector
+        (``store/_sparse_checks.py``), else :class:`InvalidMemoryError` on ``query``. Vectors
+        made by ``embed_query`` or checked before are not checked again (a turn passes its
+        vectors to each of its scopes' selections)."""
+        from langgraph_memory.store._sparse_checks import sparse_pair
+
+        if self.__dict__.get("_for_dim") == dim:
+            return self
+        dense = self.dense
+        try:
+            floats = [float(x) for x in dense] if isinstance(dense, (list, tuple)) and len(dense) == dim and all(
+                isinstance(x, (float, int)) and not isinstance(x, bool) for x in dense) else None
+        except OverflowError:  # an int past a float's range
+            floats = None
+        if not isinstance(self.text, str) or floats is None or not all(map(math.isfinite, floats)):
+            raise InvalidMemoryError("query", f"QueryVectors needs its text and {dim} finite floats (embed_query's)")
+        pair, problem = sparse_pair(*self.sparse) if isinstance(self.sparse, tuple) and len(self.sparse) == 2 else (
+            None, "expected (indices, values)")
+        if pair is None:
+            raise InvalidMemoryError("query", f"QueryVectors' sparse vector is invalid: {problem}")
+        return QueryVectors(self.text, floats, pair).made_for(dim)
+
+    def made_for(self, dim: int) -> "QueryVectors":
+        """Marked as the store's own, for a store of ``dim`` dimensions (see :meth:`checked`)."""
+        object.__setattr__(self, "_for_dim", dim)  # not a field: equality and repr stay the vectors'
+        return self
 
 
 _KEYS: dict[tuple[str, ...], str] = {}

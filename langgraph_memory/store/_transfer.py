@@ -18,7 +18,9 @@ Format (version 1), UTF-8, one JSON object per line:
   ``payload`` is the record exactly as stored (see :meth:`Memory.to_payload`): content,
   namespace key, status, the ``supersedes``/``superseded_by`` links of its history, times
   as epoch seconds. ``dense`` has ``dim`` floats; ``sparse`` is the BM25 vector, or
-  ``null`` when the text had no indexable term. Floats are written with Python's shortest
+  ``null`` when the text had no indexable term; it must be valid as a custom encoder's
+  (``store/_sparse_checks.py``: distinct indices below 2**32, finite weights in 0..1e9,
+  so a store holding negative weights exports but does not import). Floats are written with Python's shortest
   exact repr: ids, payloads and sparse vectors come back bit for bit. Dense vectors come
   back equal to float32 precision (within 1e-6 per component): engines store them as
   float32 and a Qdrant server re-normalises cosine vectors on insert, which can move the
@@ -56,6 +58,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 from langgraph_memory.store._checks import exact_object
+from langgraph_memory.store._sparse_checks import sparse_pair
 from langgraph_memory.store._writing import OPTIMIZE_AFTER
 from langgraph_memory.store.backends import SCHEMA_VERSION, StoredPoint
 from langgraph_memory.errors import InvalidMemoryError, LangGraphMemoryError
@@ -164,7 +167,12 @@ def export_jsonl(
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer written with hundreds of digits
+        return False
 
 
 def _check_header(obj: Any, dim: int) -> str | None:
@@ -220,18 +228,11 @@ def _check_record(obj: Any, dim: int) -> tuple[StoredPoint | None, str | None]:
     if sparse is not None:
         if not isinstance(sparse, dict) or set(sparse) != {"indices", "values"}:
             return None, "'sparse' must be null or {\"indices\": [...], \"values\": [...]}"
-        indices, values = sparse["indices"], sparse["values"]
-        if not isinstance(indices, list) or not all(
-            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 2**32 for i in indices
-        ):
-            return None, "sparse.indices must be a list of non-negative 32-bit integers"
-        if not isinstance(values, list) or not all(_is_number(v) for v in values):
-            return None, "sparse.values must be a list of finite numbers"
-        if len(indices) != len(values):
-            return None, f"sparse vector has {len(indices)} indices but {len(values)} values"
-        if len(set(indices)) != len(indices):
-            return None, "sparse.indices has repeated indices"
-        pair = (indices, [float(v) for v in values])
+        if not isinstance(sparse["indices"], list) or not isinstance(sparse["values"], list):
+            return None, "sparse.indices and sparse.values must be lists"
+        pair, problem = sparse_pair(sparse["indices"], sparse["values"])
+        if problem:
+            return None, f"sparse vector: {problem}"
     # Hand-written files may omit ns_prefixes; erase and prefix filters need it.
     payload = validate_payload(obj["payload"])
     return StoredPoint(point_id, payload, [float(x) for x in dense], pair), None

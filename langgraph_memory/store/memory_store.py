@@ -63,7 +63,9 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         collection_name: the Qdrant collection, for the client backend.
         dedup: the policy deciding duplicate / refinement / correction on remember;
             default: :meth:`DedupPolicy.for_embedder` of the embedder's name.
-        sparse_embeddings: the BM25 encoder; default: Qdrant Edge's, English stemming.
+        sparse_embeddings: the BM25 encoder; default: Qdrant Edge's, English stemming. A
+            custom one's vectors are checked (``store/_sparse_checks.py``): a bad one is an
+            ``InvalidMemoryError`` and nothing is stored.
 
     Set :attr:`decay` to fix the gardener's calibration; while it is ``None`` each pass reads
     the defaults and ``MEMORY_DECAY_*`` variables (:meth:`DecaySettings.from_env`).
@@ -157,7 +159,10 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         ``defaults`` apply to every item. All items are validated, and the memories they
         update looked up, before anything is written. With
         ``dedup=False`` (imports, benchmarks) they are written in large batches.
-        ``progress(done, total)`` is called as batches complete.
+        ``progress(done, total)`` is called as batches complete. Texts are embedded by
+        batches of 256 as they are written: an embedder that fails on a later batch (or
+        returns an invalid vector) leaves the earlier batches stored, each memory whole;
+        calling again with ``dedup=True`` resumes.
         """
         if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
             raise InvalidMemoryError("items", "expected a list of texts or dicts")
@@ -230,7 +235,7 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         if mode not in ("hybrid", "dense", "bm25"):
             raise InvalidMemoryError("mode", f"unknown mode {mode!r}; expected hybrid, dense or bm25")
         where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance, channel)
-        vectors = query if isinstance(query, QueryVectors) else self.embed_query(query)
+        vectors = query.checked(self.dim) if isinstance(query, QueryVectors) else self.embed_query(query)
         if not isinstance(follow_links, bool):
             raise InvalidMemoryError("follow_links", "must be True or False")
         [hits] = self._read(search_plan(self.sparse_embeddings, vectors, where, limit, mode, with_vectors, follow_links))

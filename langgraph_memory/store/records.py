@@ -135,10 +135,19 @@ def validate_subjects(subjects: Any) -> tuple[str, ...]:
     return tuple(seen)
 
 
+IMPORTANCE_DECIMALS = 15
+"""Importances are kept to this many decimals. Qdrant Edge reads a payload float back by
+a JSON parse that is not correctly rounded for 16-17 significant digits (1 - 2**-53 comes
+back as 1.0) while its float index keeps the value given, so the two disagreed on order
+and on ``min_importance``. A number of at most 15 decimals has an integer significand
+below 2**53 and a power of ten below 10**22: parsed exactly. Values of 15 decimals or
+fewer (0.7, 0.125) are unchanged; others move by at most 5e-16."""
+
+
 def validate_importance(importance: Any, memory_type: str) -> float:
     if importance is None:
         return DEFAULT_IMPORTANCE[memory_type]
-    return check_number("importance", importance, low=0.0, high=1.0)
+    return round(check_number("importance", importance, low=0.0, high=1.0), IMPORTANCE_DECIMALS)
 
 
 def _ts(value: datetime | None) -> float | None:
