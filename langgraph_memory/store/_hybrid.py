@@ -224,7 +224,20 @@ def _tagged(subjects: object, terms: set[str]) -> bool:
 
 def _tagged_ids(points: dict[str, StoredPoint], terms: set[str]) -> set[str]:
     """The ids of ``points`` whose payload is :func:`_tagged` with one of ``terms``."""
-    return {i for i, p in points.items() if _tagged(p.payload.get("subjects"), terms)}
+    out = set()
+    disjoint = terms.isdisjoint
+    for i, p in points.items():
+        subjects = p.payload.get("subjects")
+        if type(subjects) is list:  # most payloads: a list of strings, one C call
+            try:
+                if not disjoint(subjects):
+                    out.add(i)
+                continue
+            except TypeError:
+                pass
+        if _tagged(subjects, terms):
+            out.add(i)
+    return out
 
 
 def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:
