@@ -135,7 +135,7 @@ def hybrid_plan(
     most = (1.0 + SUBJECT_BOOST if terms else 1.0) * (1.0 + TIME_BOOST if spans else 1.0)
     # Nothing tagged or dated: every factor would be 1.0, and x * 1.0 is x.
     fused = weighted_fusion(
-        dense, sparse, boost=boost if tagged_ids or timely_ids else None, max_boost=most)[:limit]
+        dense, sparse, boost=boost if tagged_ids or timely_ids else None, max_boost=most, limit=limit)
     if not fused:
         return []
     # Reading and converting vectors costs more than the rest of a winner's fetch: only the
