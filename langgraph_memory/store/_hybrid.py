@@ -161,23 +161,24 @@ def hybrid_plan(
             for i in need:
                 points[i] = again.get(i)  # type: ignore[assignment]  # gone since: dropped below
     out: list[T] = []
+    append, prior, read = out.append, ranking_prior, points.get
     for f in fused:
-        point = points.get(f.hit.point.id)
+        point = read(f.hit.point.id)
         if point is None:
             continue  # deleted, superseded or expired since the first round
-        payload = point.payload
-        if point.id in tagged_ids:
+        payload, i = point.payload, point.id
+        if i in tagged_ids:
             why = tuple([f"subject:{n}" for n in sorted(terms.intersection(payload.get("subjects") or ()))])
-            if point.id in timely_ids:
+            if i in timely_ids:
                 why += ("time",)
         else:
-            why = ("time",) if point.id in timely_ids else ()
+            why = ("time",) if i in timely_ids else ()
         # Vitality, a mild prior among the winners: the one place ranking reads it.
-        f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
+        f.score *= prior(payload.get("vitality"), payload.get("importance"))
         if keep is None or keep(f.dense_score, f.sparse_score, bool(why)):
-            out.append(make(point, f, why))
+            append(make(point, f, why))
         else:
-            out.append(Left(point, f, why))
+            append(Left(point, f, why))
     out.sort(key=_SCORE, reverse=True)  # stable: equal scores keep the fusion's order
     return out
 
