@@ -34,6 +34,9 @@ ALIAS_SOURCES = 10
 # Candidates beyond the limit up to which their payloads are read with their missing
 # scores (:func:`_complete`): a round saved against ~3-6 us a point read and not kept.
 READ_AHEAD = 10
+SNAPSHOT_READ_AHEAD = 1_000
+"""Candidates up to which their payloads are read with their scores when a snapshot answers
+(its points in memory: ~0.1 µs a point, against a round of ~25 µs)."""
 
 
 T = TypeVar("T")
@@ -125,8 +128,12 @@ def hybrid_plan(
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
 
+    # Lists a namespace snapshot answered: its candidates' payloads are in memory, read with
+    # their scores whatever their number (a round saved in ~1 turn of 4 at 100 memories).
+    in_memory = getattr(results[0], "in_memory", False) and getattr(results[1], "in_memory", False)
     dense, sparse, points, tagged_ids, timely_ids = yield from _complete(
-        vectors.dense, bm25_query, where, dense, sparse, terms, spans, limit + READ_AHEAD, with_vectors is True)
+        vectors.dense, bm25_query, where, dense, sparse, terms, spans,
+        SNAPSHOT_READ_AHEAD if in_memory else limit + READ_AHEAD, with_vectors is True)
 
     def boost(hit: Hit) -> float:
         factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
