@@ -107,6 +107,11 @@ def test_weighted_fusion_gives_the_plain_sum_bit_for_bit(dense, sparse, weight, 
         plain = _plain_fusion(dense, sparse, dense_weight=weight, sparse_weight=1 - weight, boost=b, max_boost=max_boost)
         assert [(f.hit, _bits(f.score), _bits(f.dense_score), _bits(f.sparse_score)) for f in fast] == [
             (f.hit, _bits(f.score), _bits(f.dense_score), _bits(f.sparse_score)) for f in plain]
+        for limit in (0, 1, 5):  # the best ``limit`` only (a search's winners): the fusion's first ones
+            cut = weighted_fusion(dense, sparse, dense_weight=weight, sparse_weight=1 - weight, boost=b,
+                                  max_boost=max_boost, limit=limit)
+            assert [(f.hit, _bits(f.score), _bits(f.dense_score), _bits(f.sparse_score)) for f in cut] == [
+                (f.hit, _bits(f.score), _bits(f.dense_score), _bits(f.sparse_score)) for f in plain[:limit]]
     # Nothing boosted: no boost at all is the same fusion (what hybrid search passes then).
     ones = weighted_fusion(dense, sparse, dense_weight=weight, sparse_weight=1 - weight, boost=lambda h: 1.0)
     none = weighted_fusion(dense, sparse, dense_weight=weight, sparse_weight=1 - weight)

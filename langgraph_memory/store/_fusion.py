@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import itemgetter
 import calendar
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from langgraph_memory.store.backends import Hit
 
@@ -55,6 +55,7 @@ def weighted_fusion(
     sparse_weight: float | None = None,
     boost: Callable[[Hit], float] | None = None,
     max_boost: float = 1.0,
+    limit: int | None = None,
 ) -> list[Fused]:
     """Weighted sum of each signal's score relative to that signal's best, in [0, 1].
 
@@ -65,50 +66,53 @@ def weighted_fusion(
     ``max_boost``, the largest multiplier possible, to stay within [0, 1]. The lists may
     hold the same memory more than once (e.g. from filtered and unfiltered queries).
     The weights default to :data:`DENSE_WEIGHT` and :data:`SPARSE_WEIGHT`, read at each
-    call (``benchmarks/locomo.py --cv`` varies them).
+    call (``benchmarks/locomo.py --cv`` varies them). Best first (equal scores in the order
+    the lists first give them); with ``limit``, the best ``limit`` only.
     """
     dense_weight = DENSE_WEIGHT if dense_weight is None else dense_weight
     sparse_weight = SPARSE_WEIGHT if sparse_weight is None else sparse_weight
-    fused: dict[str, Fused] = {}
+    # Per memory ``[hit, dense score, sparse score]`` (a list costs less than a ``Fused``,
+    # and a search builds one ``Fused`` per winner only: ~40 candidates, 20 winners).
+    rows: dict[str, list[Any]] = {}
     top_dense = max([h.score for h in dense], default=0.0)
     top_sparse = max([h.score for h in sparse], default=0.0)
-    known = fused.get
+    known = rows.get
     for hit in dense:
         i = hit.point.id
-        entry = known(i)
-        if entry is None:
-            fused[i] = Fused(hit, 0.0, hit.score)
+        row = known(i)
+        if row is None:
+            rows[i] = [hit, hit.score, None]
         else:
-            entry.dense_score = hit.score
-            if entry.hit.point.dense is None:
-                entry.hit = hit
+            row[1] = hit.score
+            if row[0].point.dense is None:
+                row[0] = hit
     for hit in sparse:
         i = hit.point.id
-        entry = known(i)
-        if entry is None:
-            fused[i] = Fused(hit, 0.0, None, hit.score)
+        row = known(i)
+        if row is None:
+            rows[i] = [hit, None, hit.score]
         else:
-            entry.sparse_score = hit.score
+            row[2] = hit.score
     total = (dense_weight + sparse_weight) * max(max_boost, 1.0) or 1.0
     by_dense, by_sparse = top_dense > 0, top_sparse > 0
-    entries = list(fused.values())
-    # A search fuses a few dozen candidates a turn: the sum below is the docstring's, term
-    # for term and in the same order (the same floats), without a call per term.
-    for entry in entries:
+    scored: list[tuple[float, list[Any]]] = []
+    # The sum below is the docstring's, term for term and in the same order (the same
+    # floats), without a call per term.
+    for row in rows.values():
         score = 0.0
-        d, s = entry.dense_score, entry.sparse_score
+        hit, d, s = row
         if by_dense and d is not None:
             score += dense_weight * (0.0 if d < 0.0 else d) / top_dense  # max(d, 0.0)
         if by_sparse and s is not None:
             score += sparse_weight * s / top_sparse
         if boost is not None:
-            score *= boost(entry.hit)
-        entry.score = score / total
-    entries.sort(key=_SCORE, reverse=True)
-    return entries
+            score *= boost(hit)
+        scored.append((score / total, row))
+    scored.sort(key=_FIRST, reverse=True)  # stable: equal scores keep the lists' order
+    return [Fused(row[0], score, row[1], row[2]) for score, row in (scored if limit is None else scored[:limit])]
 
 
-_SCORE = attrgetter("score")
+_FIRST = itemgetter(0)
 
 
 def query_terms(text: str, *, max_terms: int = MAX_QUERY_TERMS) -> tuple[str, ...]:

@@ -34,6 +34,9 @@ ALIAS_SOURCES = 10
 # Candidates beyond the limit up to which their payloads are read with their missing
 # scores (:func:`_complete`): a round saved against ~3-6 us a point read and not kept.
 READ_AHEAD = 10
+SNAPSHOT_READ_AHEAD = 1_000
+"""Candidates up to which their payloads are read with their scores when a snapshot answers
+(its points in memory: ~0.1 µs a point, against a round of ~25 µs)."""
 
 
 T = TypeVar("T")
@@ -125,8 +128,12 @@ def hybrid_plan(
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
 
+    # Lists a namespace snapshot answered: its candidates' payloads are in memory, read with
+    # their scores whatever their number (a round saved in ~1 turn of 4 at 100 memories).
+    in_memory = getattr(results[0], "in_memory", False) and getattr(results[1], "in_memory", False)
     dense, sparse, points, tagged_ids, timely_ids = yield from _complete(
-        vectors.dense, bm25_query, where, dense, sparse, terms, spans, limit + READ_AHEAD, with_vectors is True)
+        vectors.dense, bm25_query, where, dense, sparse, terms, spans,
+        SNAPSHOT_READ_AHEAD if in_memory else limit + READ_AHEAD, with_vectors is True)
 
     def boost(hit: Hit) -> float:
         factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
@@ -135,7 +142,7 @@ def hybrid_plan(
     most = (1.0 + SUBJECT_BOOST if terms else 1.0) * (1.0 + TIME_BOOST if spans else 1.0)
     # Nothing tagged or dated: every factor would be 1.0, and x * 1.0 is x.
     fused = weighted_fusion(
-        dense, sparse, boost=boost if tagged_ids or timely_ids else None, max_boost=most)[:limit]
+        dense, sparse, boost=boost if tagged_ids or timely_ids else None, max_boost=most, limit=limit)
     if not fused:
         return []
     # Reading and converting vectors costs more than the rest of a winner's fetch: only the
@@ -161,23 +168,24 @@ def hybrid_plan(
             for i in need:
                 points[i] = again.get(i)  # type: ignore[assignment]  # gone since: dropped below
     out: list[T] = []
+    append, prior, read = out.append, ranking_prior, points.get
     for f in fused:
-        point = points.get(f.hit.point.id)
+        point = read(f.hit.point.id)
         if point is None:
             continue  # deleted, superseded or expired since the first round
-        payload = point.payload
-        if point.id in tagged_ids:
+        payload, i = point.payload, point.id
+        if i in tagged_ids:
             why = tuple([f"subject:{n}" for n in sorted(terms.intersection(payload.get("subjects") or ()))])
-            if point.id in timely_ids:
+            if i in timely_ids:
                 why += ("time",)
         else:
-            why = ("time",) if point.id in timely_ids else ()
+            why = ("time",) if i in timely_ids else ()
         # Vitality, a mild prior among the winners: the one place ranking reads it.
-        f.score *= ranking_prior(payload.get("vitality"), payload.get("importance"))
+        f.score *= prior(payload.get("vitality"), payload.get("importance"))
         if keep is None or keep(f.dense_score, f.sparse_score, bool(why)):
-            out.append(make(point, f, why))
+            append(make(point, f, why))
         else:
-            out.append(Left(point, f, why))
+            append(Left(point, f, why))
     out.sort(key=_SCORE, reverse=True)  # stable: equal scores keep the fusion's order
     return out
 
@@ -224,7 +232,20 @@ def _tagged(subjects: object, terms: set[str]) -> bool:
 
 def _tagged_ids(points: dict[str, StoredPoint], terms: set[str]) -> set[str]:
     """The ids of ``points`` whose payload is :func:`_tagged` with one of ``terms``."""
-    return {i for i, p in points.items() if _tagged(p.payload.get("subjects"), terms)}
+    out = set()
+    disjoint = terms.isdisjoint
+    for i, p in points.items():
+        subjects = p.payload.get("subjects")
+        if type(subjects) is list:  # most payloads: a list of strings, one C call
+            try:
+                if not disjoint(subjects):
+                    out.add(i)
+                continue
+            except TypeError:
+                pass
+        if _tagged(subjects, terms):
+            out.add(i)
+    return out
 
 
 def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:

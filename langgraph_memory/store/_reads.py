@@ -142,17 +142,21 @@ def ranked(queries: Sequence[Query]) -> Plan[list[list[Hit]]]:
     A query built by :func:`dense_query` or :func:`sparse_query` comes with its slack
     already (its ``exact_limit`` is the limit asked for): it is sent as it is.
     """
-    nearest = [isinstance(q, _NEAREST) for q in queries]
-    asked = [
-        evolve(q, limit=q.limit + _slack(isinstance(q, SparseQuery), q.limit), exact_limit=q.limit) if near and q.exact_limit is None else q
-        for q, near in zip(queries, nearest)
-    ]
-    wanted = [q.exact_limit if near else q.limit for q, near in zip(asked, nearest)]
+    nearest: list[bool] = []
+    asked: list[Query] = []
+    wanted: list[int] = []
+    for q in queries:  # one pass: a turn asks ~10 queries in two rounds
+        near = isinstance(q, _NEAREST)
+        if near and q.exact_limit is None:
+            q = evolve(q, limit=q.limit + _slack(isinstance(q, SparseQuery), q.limit), exact_limit=q.limit)
+        nearest.append(near)
+        asked.append(q)
+        wanted.append(q.exact_limit if near else q.limit)
     results = list((yield asked))
     # A snapshot's answer (ExactHits) is already cut and ordered so: nothing to settle.
-    open_ = [near and type(hits) is not ExactHits for near, hits in zip(nearest, results)]
-    if not any(open_):
+    if all(type(hits) is ExactHits or not near for near, hits in zip(nearest, results)):
         return results  # every list settled (a snapshot's turn): as they came
+    open_ = [near and type(hits) is not ExactHits for near, hits in zip(nearest, results)]
     while deeper := [
         i for i in range(len(queries)) if open_[i] and _tie_goes_on(results[i], wanted[i], asked[i].limit)
     ]:

@@ -129,6 +129,11 @@ class ExactHits(list):  # type: ignore[type-arg]
     answer, :mod:`._snapshot_batch`). The engine's answers are plain lists: their order
     among equal scores changes from run to run."""
 
+    in_memory = False
+    """A namespace snapshot answered: the points it lists are in memory, their payloads
+    read at no engine cost (a hybrid search then reads every candidate's payload in its
+    scoring round: :func:`~langgraph_memory.store._hybrid._complete`)."""
+
 
 @dataclass(frozen=True)
 class Where:

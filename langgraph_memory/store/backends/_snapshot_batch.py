@@ -159,22 +159,22 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
             return {i: None for i, _ in members}
         return {i: snapshot.answer(q, masks) for i, q in members}
     out: dict[int, list[Hit] | None] = {}
+    bm25, nothing, kept = key[0] == "bm25", snapshot.nothing(), snapshot.kept
+    # A BM25 row the engine did not return scores at most the cut: only the rows above it
+    # are sure to hold the list's best (else the engine answers the list).
+    all_rows = order.rows[: order.above_cut] if bm25 else order.rows
     for i, q in members:
-        limit = settled_limit(q)
-        rows, ordered = order.rows, order.ordered
-        floor = order.floor
-        if key[0] == "bm25":
-            # A row the engine did not return scores at most the cut: only the rows above
-            # it are sure to hold the list's best (else the engine answers the list).
-            rows = rows[: order.above_cut]
-        elif q.min_score is not None:  # type: ignore[union-attr]
+        limit = q.limit if q.exact_limit is None else min(q.limit, q.exact_limit)  # settled_limit(q)
+        rows, floor = all_rows, order.floor
+        if not bm25 and q.min_score is not None:  # type: ignore[union-attr]
+            ordered = order.ordered
             enough = int(np.count_nonzero(ordered >= q.min_score))  # type: ignore[union-attr]
             if enough < len(rows) or floor <= q.min_score:  # type: ignore[union-attr]
                 floor = -np.inf  # no row left out of the order reaches the floor
-            rows, ordered = rows[:enough], ordered[:enough]
-        keep = snapshot.kept(q.where, masks)
+            rows = rows[:enough]
+        keep = kept(q.where, masks)
         # A filter no row passes (the shared empty mask): no row to pick.
-        chosen = rows[:0] if keep is snapshot.nothing() else rows[keep[rows]][:limit]
+        chosen = rows[:0] if keep is nothing else rows[keep[rows]][:limit]
         if len(chosen) < limit and floor != -np.inf:
             # A narrow filter: its best rows may lie past the prefix. Its own rows, ordered.
             mine = np.flatnonzero(keep & snapshot.has_dense)

@@ -271,7 +271,8 @@ class Masks:
         return bisect_right(self._sorted("expires_at"), where.alive_at), since, conditions(where)
 
     def _ids(self, ids: tuple[str, ...]) -> np.ndarray:
-        return self._rows_mask([r for i in ids if (r := self.row.get(i)) is not None])
+        # ``map`` reads the rows from C (a turn's candidates' filters hold ~30-45 ids each).
+        return self._rows_mask([r for r in map(self.row.get, ids) if r is not None])
 
     def _built(self, where: Where) -> np.ndarray:
         """:meth:`mask` of a filter on its namespace that is not for live memories alive at

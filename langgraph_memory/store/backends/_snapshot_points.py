@@ -182,10 +182,14 @@ def scored_hits(snapshot: Any, payload: bool | tuple[str, ...], with_vectors: bo
     """The hits of ``rows`` with ``scores``, in that order (a nearest-neighbour list)."""
     if payload is False and not with_vectors:  # a candidate list: ids and scores
         bare = snapshot.objects.bare
-        return ExactHits([Hit(bare[r] or _bare(snapshot, r), s) for r, s in zip(rows, scores)])
-    if payload is True and not with_vectors:
-        return ExactHits([Hit(_whole(snapshot, r).point, s) for r, s in zip(rows, scores)])
-    return ExactHits([Hit(point(snapshot, r, payload, with_vectors), s) for r, s in zip(rows, scores)])
+        # ``map`` calls ``Hit`` from C: ~15% less than a comprehension's call a hit (~6 lists a turn).
+        out = ExactHits(map(Hit, [bare[r] or _bare(snapshot, r) for r in rows], scores))
+    elif payload is True and not with_vectors:
+        out = ExactHits([Hit(_whole(snapshot, r).point, s) for r, s in zip(rows, scores)])
+    else:
+        out = ExactHits([Hit(point(snapshot, r, payload, with_vectors), s) for r, s in zip(rows, scores)])
+    out.in_memory = True
+    return out
 
 
 def fetched_hits(snapshot: Any, payload: bool | tuple[str, ...], with_vectors: bool, rows: list[int]) -> list[Hit]:

@@ -246,6 +246,11 @@ class Snapshots:
             if reads < -(-size // POINTS_PER_SEARCH):
                 return None
         if snap is not None:
+            if snap.seq == self.log.seq:
+                # No write since it was read (most turns): what :meth:`_caught_up` would find,
+                # without its lock. The log counts a write once it is done: one counted after
+                # this read is one this read preceded.
+                return snap
             fresh, changed = self._caught_up(snap, read_ids)
             if fresh is not None and not changed:
                 if fresh is not snap:  # nothing of it changed: later reads skip these writes
