@@ -80,7 +80,11 @@ class CheckedSparseEmbeddings(SparseEmbeddings):
             got = f"{len(found)} vectors" if isinstance(found, (list, tuple)) else f"a {type(found).__name__}"
             raise InvalidMemoryError(
                 "sparse_embeddings", f"embed_documents must return a list of {wanted} vectors, one per text; got {got}")
-        return [_checked(v, "embed_documents") for v in found]
+        checked = [_checked(v, "embed_documents") for v in found]
+        if len(checked) != wanted:  # a list whose ``__len__`` is not what iterating it gives
+            raise InvalidMemoryError(
+                "sparse_embeddings", f"embed_documents must return {wanted} vectors, one per text; got {len(checked)}")
+        return checked
 
 
 def _checked(vector: Any, method: str) -> SparseVector:
