@@ -36,11 +36,11 @@ class QueryVectors:
         (``store/_sparse_checks.py``), else :class:`InvalidMemoryError` on ``query``. Vectors
         made by ``embed_query`` or checked before are not checked again (a turn passes its
         vectors to each of its scopes' selections)."""
+        if self.__dict__.get("_for_dim") == dim:
+            return self
         from langgraph_memory.store._checks import MAX_QUERY_CHARS, check_text
         from langgraph_memory.store._sparse_checks import dense_floats, sparse_pair
 
-        if self.__dict__.get("_for_dim") == dim:
-            return self
         # The text is searched for subjects and dates, and embedded again for an alias expansion.
         check_text("query", self.text, MAX_QUERY_CHARS, required=False)
         floats = dense_floats(self.dense, dim)
