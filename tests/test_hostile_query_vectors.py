@@ -227,3 +227,40 @@ def test_any_hand_built_query_vectors_work_or_are_refused_as_a_query(plain, back
         assert len(dense) == store.dim and all(
             isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x) for x in dense)
         assert isinstance(text, str) and "\ud800" not in text
+
+
+class QueryEmbedder:
+    """The fake embedder's documents; for queries, ``bad`` when it is set."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.bad = inner, None
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Any:
+        return self.inner.embed_query(text) if self.bad is None else self.bad
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf", "short", "long"])
+@pytest.mark.parametrize("backend", ["edge", "qdrant"])
+def test_a_dense_embedder_s_bad_query_vector_is_refused_before_it_is_marked_checked(
+    tmp_path, fake_embeddings, backend, bad
+):
+    """``embed_query`` marks its vectors as checked (``made_for``) and no entry point looks
+    at them again, but on 750ee25 it did not check its dense half: Qdrant Edge searched a
+    NaN vector (answering hits) and raised a bare ``Exception`` on a wrong size; qdrant-client
+    raised bare ``ValueError``s."""
+    embedder = QueryEmbedder(fake_embeddings)
+    store = (MemoryStore.open(tmp_path / "s", embeddings=embedder) if backend == "edge"
+             else MemoryStore(client=QdrantClient(":memory:"), embeddings=embedder))
+    with store:
+        store.remember("Bob likes green tea", namespace=NS, dedup=False)
+        embedder.bad = {"nan": [math.nan] * DIM, "inf": [math.inf] + [0.0] * (DIM - 1), "short": [1.0] * (DIM - 1),
+                        "long": [1.0] * (DIM + 1)}[bad]
+        for call in (lambda: store.embed_query("tea"), lambda: store.search("tea", namespace=NS),
+                     lambda: select_turn(store, scopes=TurnScopes(user=NS, agent=NS), query="tea")):
+            with pytest.raises(InvalidMemoryError, match="embeddings"):
+                call()
+        embedder.bad = None
+        assert store.search("green tea", namespace=NS)
