@@ -9,7 +9,10 @@
 - a hand-built query text with a lone surrogate: a bare ``UnicodeEncodeError`` once a
   hybrid search embedded it again for a subject's aliases;
 - a dense query vector as a numpy array, or of numpy floats: searched on ``f7bbf71``,
-  refused by the check although its sparse side takes numpy.
+  refused by the check although its sparse side takes numpy;
+- a sequence that claims a length and never ends: read to its end (all memory);
+- ``embed_query``'s dense half, marked checked without being checked (a custom
+  embedder's NaN was searched by Qdrant Edge).
 
 Any of them now works or is our ``InvalidMemoryError``, and a refused write stores nothing."""
 
@@ -264,3 +267,49 @@ def test_a_dense_embedder_s_bad_query_vector_is_refused_before_it_is_marked_chec
                 call()
         embedder.bad = None
         assert store.search("green tea", namespace=NS)
+
+
+class Endless(list):
+    """Claims ``claimed`` items and yields without end, counting what was read."""
+
+    def __init__(self, claimed: int, item: Any) -> None:
+        super().__init__()
+        self.claimed, self.item, self.read = claimed, item, 0
+
+    def __len__(self) -> int:
+        return self.claimed
+
+    def __iter__(self) -> Any:
+        while self.read < 10 * (self.claimed + 10):  # the test's own bound, far past the check's
+            self.read += 1
+            yield self.item
+
+
+@pytest.mark.parametrize("backend", ["edge", "qdrant"])
+def test_a_sequence_that_never_ends_is_read_no_further_than_its_length(stores, plain, backend):
+    """The check reads a sequence "only once its length is known to be in bounds"; on
+    750ee25 it read it to its end, which for one that never ends is all memory."""
+    store, encoder = stores[backend]
+    before = _count(store)
+    bad = Endless(2, 1), Endless(2, 0.5)
+    encoder.bad = SparseVector.model_construct(indices=bad[0], values=bad[1])
+    try:
+        with pytest.raises(InvalidMemoryError, match="sparse_embeddings"):
+            store.remember("zz tea", namespace=("u", "endless"), dedup=False)
+    finally:
+        encoder.bad = None
+    assert _count(store) == before
+    assert bad[0].read <= 3
+    answers = Endless(1, SparseVector(indices=[1], values=[1.0]))
+    encoder.embed_documents = lambda texts: answers  # type: ignore[method-assign]
+    try:
+        with pytest.raises(InvalidMemoryError, match="sparse_embeddings"):
+            store.remember("tea", namespace=("u", "endless"), dedup=False)
+    finally:
+        del encoder.embed_documents
+    assert _count(store) == before
+    assert answers.read <= 2
+    dense = Endless(DIM, 0.5)
+    with pytest.raises(InvalidMemoryError, match="query"):
+        plain[backend].search(QueryVectors("tea", dense, ([1], [1.0])), namespace=NS)
+    assert dense.read <= DIM + 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Set
+from itertools import islice
 from typing import Any, Callable
 
 __all__ = ["MAX_SPARSE_TERMS", "MAX_SPARSE_VALUE", "dense_floats", "sparse_pair"]
@@ -44,7 +45,8 @@ def _listed(values: Any, what: str) -> tuple[list[Any] | None, str | None]:
         size = len(values)
         if size > MAX_SPARSE_TERMS:
             return None, f"{what} has {size} entries; at most {MAX_SPARSE_TERMS} are allowed"
-        listed = list(values)
+        # Another type's length may lie: read one past it, enough to see so (no further: it may never end).
+        listed = list(values) if type(values) in (list, tuple) else list(islice(values, size + 1))
     except Exception as exc:  # a hostile sequence: its own error, reported as ours
         return None, f"{what} cannot be read ({type(exc).__name__})"
     if len(listed) != size:
@@ -112,7 +114,7 @@ def dense_floats(values: Any, dim: int) -> list[float] | None:
     try:
         if len(values) != dim:
             return None
-        floats = [float(x) for x in values
+        floats = [float(x) for x in islice(values, dim + 1)
                   if type(x) is float or (not isinstance(x, bool) and isinstance(x, numbers.Real))]
     except Exception:  # a hostile sequence or number: its own error, reported as ours
         return None
