@@ -62,3 +62,28 @@ def test_an_imported_importance_reads_back_and_sorts_as_remembered_ones(fake_sto
     by_id = {json.loads(line)["id"]: v for line, v in zip(records, ODD)}
     _agree(fake_store, by_id, {i: round(v, 15) for i, v in by_id.items()})
     assert {r.memory.id for r in results} == set(by_id)
+
+
+def test_an_imported_memory_without_importance_filters_and_sorts_as_it_reads(fake_store, tmp_path):
+    """A hand-written import may leave ``importance`` out. On 750ee25 it was stored without
+    one: reads filled in 0.6, while the engines' ``min_importance`` filter and
+    ``important()`` order, which read the stored field, did not see the memory at all."""
+    identity = fake_store.remember("the user is called Ada", namespace=NS, memory_type="identity", dedup=False).memory
+    fact = fake_store.remember("Ada likes tea", namespace=NS, importance=0.3, dedup=False).memory
+    path = tmp_path / "x.jsonl"
+    fake_store.export(path, namespace=NS)
+    header, *records = path.read_text().splitlines()
+    edited = []
+    for line in records:
+        obj = json.loads(line)
+        del obj["payload"]["importance"]
+        edited.append(json.dumps(obj))
+    path.write_text("\n".join([header, *edited]) + "\n")
+    fake_store.erase(NS)
+    fake_store.import_(path)
+    read = {i: fake_store.get(i, namespace=NS).importance for i in (identity.id, fact.id)}
+    found = {h.memory.id for h in fake_store.search("Ada", namespace=NS, mode="bm25", min_importance=0.5)}
+    assert found == {i for i, v in read.items() if v >= 0.5}
+    ordered = fake_store.important(namespace=NS, min_importance=0.0, limit=5)
+    assert [m.id for m in ordered] == sorted(read, key=lambda i: (-read[i], i))
+    assert read == {identity.id: identity.importance, fact.id: 0.6}  # each type's default

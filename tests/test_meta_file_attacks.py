@@ -7,6 +7,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -120,3 +123,38 @@ def test_the_cli_says_what_a_meta_file_that_is_not_a_file_is(tmp_path, fake_embe
         assert code == 1 and len(lines) == 1 and len(lines[0]) < 400, err.getvalue()
         assert said in lines[0] and "not found" not in lines[0]
     assert sorted(p.name for p in path.iterdir()) == before
+
+
+def _unprivileged() -> list[str] | None:
+    """A command prefix under which file permissions apply: none for a user; for root,
+    ``setpriv`` without capabilities (root reads any file); ``None`` when there is none."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--inh-caps=-all", "--bounding-set=-all"] if setpriv else None
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or _unprivileged() is None, reason="needs a user or setpriv")
+@pytest.mark.parametrize("locked", ["file", "directory"])
+def test_the_cli_says_a_meta_file_it_may_not_read_is_a_permission_problem(tmp_path, fake_embeddings, locked):
+    """On 750ee25 a meta file in a directory the user may not search was "unreadable
+    (Permission denied), not a regular file; restore it from a backup or an export", and
+    one the user may not read was "damaged ...; restore it from a backup": advice to
+    replace a store that is whole. It is now a permission error, and says so."""
+    path = tmp_path / "s"
+    _made(path, fake_embeddings)
+    target = path / META_FILE if locked == "file" else path
+    mode = target.stat().st_mode
+    os.chmod(target, 0o000 if locked == "file" else 0o600)
+    try:
+        run = subprocess.run(
+            [*_unprivileged(), sys.executable, "-c",
+             "import sys; from langgraph_memory.cli import main; sys.exit(main(sys.argv[1:]))",
+             "--path", str(path), "stats"],
+            capture_output=True, text=True, timeout=300)
+    finally:
+        os.chmod(target, mode)
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 1 and len(lines) == 1, run.stderr
+    assert "Permission denied" in lines[0]
+    assert not any(word in lines[0] for word in ("restore", "damaged", "not a regular file")), lines[0]

@@ -8,6 +8,7 @@ search, so reading a store never loads either.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 from langchain_qdrant.sparse_embeddings import SparseEmbeddings, SparseVector
@@ -80,7 +81,11 @@ class CheckedSparseEmbeddings(SparseEmbeddings):
             got = f"{len(found)} vectors" if isinstance(found, (list, tuple)) else f"a {type(found).__name__}"
             raise InvalidMemoryError(
                 "sparse_embeddings", f"embed_documents must return a list of {wanted} vectors, one per text; got {got}")
-        return [_checked(v, "embed_documents") for v in found]
+        checked = [_checked(v, "embed_documents") for v in islice(found, wanted + 1)]
+        if len(checked) != wanted:  # a list whose ``__len__`` is not what iterating it gives
+            raise InvalidMemoryError(
+                "sparse_embeddings", f"embed_documents must return {wanted} vectors, one per text; got {len(checked)}")
+        return checked
 
 
 def _checked(vector: Any, method: str) -> SparseVector:

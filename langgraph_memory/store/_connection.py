@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import math
 import os
 import threading
 import warnings
@@ -252,6 +253,10 @@ class StoreConnection:
         """Embed a query once; pass the result to :meth:`search` as many times as needed."""
         text = check_text("query", text, MAX_QUERY_CHARS)
         dense = normalise(self.embeddings.embed_query(text))
+        # Marked as checked below, so never looked at again: a NaN or a wrong size would reach
+        # the engines (Qdrant Edge searches a NaN vector). Normalised, the sum is finite iff all are.
+        if len(dense) != self.dim or not math.isfinite(sum(dense)):
+            raise InvalidMemoryError("embeddings", f"the embedder must return {self.dim} finite floats for a query")
         sparse = self.sparse_embeddings.embed_query(text)
         return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values))).made_for(self.dim)
 

@@ -42,7 +42,7 @@ def validate_payload(payload: Any) -> dict[str, Any]:
     """Check a stored payload (an import's record) by the rules :func:`new_memory` applies
     to a new memory, plus the links and counters a stored record has. Returns the payload,
     with ``ns_prefixes`` filled in when it was left out and its importance kept as
-    :func:`new_memory` keeps one (to 15 decimals).
+    :func:`new_memory` keeps one (to 15 decimals; the type's default when left out).
 
     Raises:
         InvalidMemoryError: the first field that is wrong, named ``payload.<field>``.
@@ -106,9 +106,10 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
         raise InvalidMemoryError("superseded_by", "must be the id of the successor of a superseded memory, else null")
     if check_metadata(payload.get("metadata")) != payload.get("metadata", {}):
         raise InvalidMemoryError("metadata", "must be plain JSON data")
-    # An imported importance is kept as remember keeps one (records.IMPORTANCE_DECIMALS).
-    kept = {"importance": importance} if "importance" in payload else {}
-    return {**payload, **_exact_metadata(payload), **kept, "ns_prefixes": expected}
+    # An imported importance is kept as remember keeps one (records.IMPORTANCE_DECIMALS), and
+    # one left out is the type's default, stored: the engines filter and order on the stored
+    # field, which reads would otherwise fill in (as 0.6) where filters see nothing.
+    return {**payload, **_exact_metadata(payload), "importance": importance, "ns_prefixes": expected}
 
 
 def _exact_metadata(payload: Mapping[str, Any]) -> dict[str, Any]:

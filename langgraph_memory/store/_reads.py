@@ -8,7 +8,6 @@ the first round of a hybrid search cost a single call into the engine.
 
 from __future__ import annotations
 
-import math
 import uuid
 from dataclasses import dataclass
 from typing import Any, Generator, Sequence, TypeVar
@@ -37,20 +36,19 @@ class QueryVectors:
         (``store/_sparse_checks.py``), else :class:`InvalidMemoryError` on ``query``. Vectors
         made by ``embed_query`` or checked before are not checked again (a turn passes its
         vectors to each of its scopes' selections)."""
-        from langgraph_memory.store._sparse_checks import sparse_pair
-
         if self.__dict__.get("_for_dim") == dim:
             return self
-        dense = self.dense
-        try:
-            floats = [float(x) for x in dense] if isinstance(dense, (list, tuple)) and len(dense) == dim and all(
-                isinstance(x, (float, int)) and not isinstance(x, bool) for x in dense) else None
-        except OverflowError:  # an int past a float's range
-            floats = None
-        if not isinstance(self.text, str) or floats is None or not all(map(math.isfinite, floats)):
+        from langgraph_memory.store._checks import MAX_QUERY_CHARS, check_text
+        from langgraph_memory.store._sparse_checks import dense_floats, sparse_pair
+
+        # The text is searched for subjects and dates, and embedded again for an alias expansion.
+        check_text("query", self.text, MAX_QUERY_CHARS, required=False)
+        floats = dense_floats(self.dense, dim)
+        if floats is None:
             raise InvalidMemoryError("query", f"QueryVectors needs its text and {dim} finite floats (embed_query's)")
-        pair, problem = sparse_pair(*self.sparse) if isinstance(self.sparse, tuple) and len(self.sparse) == 2 else (
-            None, "expected (indices, values)")
+        sparse = self.sparse  # read as a tuple: a subclass's ``__iter__``/``__len__`` may lie
+        pair, problem = sparse_pair(tuple.__getitem__(sparse, 0), tuple.__getitem__(sparse, 1)) if isinstance(
+            sparse, tuple) and tuple.__len__(sparse) == 2 else (None, "expected (indices, values)")
         if pair is None:
             raise InvalidMemoryError("query", f"QueryVectors' sparse vector is invalid: {problem}")
         return QueryVectors(self.text, floats, pair).made_for(dim)

@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping, Set
+from itertools import islice
 from typing import Any, Callable
 
-__all__ = ["MAX_SPARSE_TERMS", "MAX_SPARSE_VALUE", "sparse_pair"]
+__all__ = ["MAX_SPARSE_TERMS", "MAX_SPARSE_VALUE", "dense_floats", "sparse_pair"]
 
 MAX_SPARSE_TERMS = 65_536
 """Entries of one vector: BM25 of a 4,000-character memory has a few hundred, a SPLADE
@@ -44,7 +45,8 @@ def _listed(values: Any, what: str) -> tuple[list[Any] | None, str | None]:
         size = len(values)
         if size > MAX_SPARSE_TERMS:
             return None, f"{what} has {size} entries; at most {MAX_SPARSE_TERMS} are allowed"
-        listed = list(values)
+        # Another type's length may lie: read one past it, enough to see so (no further: it may never end).
+        listed = list(values) if type(values) in (list, tuple) else list(islice(values, size + 1))
     except Exception as exc:  # a hostile sequence: its own error, reported as ours
         return None, f"{what} cannot be read ({type(exc).__name__})"
     if len(listed) != size:
@@ -55,7 +57,10 @@ def _listed(values: Any, what: str) -> tuple[list[Any] | None, str | None]:
 def _index(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return None
-    index = int(value)
+    try:
+        index = int(value)
+    except Exception:  # a hostile number's own error (its ``__int__``), reported as ours
+        return None
     return index if 0 <= index < _INDEX_END else None
 
 
@@ -64,7 +69,7 @@ def _weight(value: Any) -> float | None:
         return None
     try:
         weight = float(value)
-    except (OverflowError, ValueError, TypeError):  # an int too large for a float, say
+    except Exception:  # an int too large for a float, or a hostile number's ``__float__``
         return None
     return weight if math.isfinite(weight) and 0.0 <= weight <= MAX_SPARSE_VALUE else None
 
@@ -98,6 +103,22 @@ def sparse_pair(indices: Any, values: Any) -> tuple[Pair | None, str | None]:
             return None, f"value {problem}"
     assert floats is not None
     return (ints, floats), None
+
+
+def dense_floats(values: Any, dim: int) -> list[float] | None:
+    """``values`` as ``dim`` finite plain floats, else ``None``: a caller's dense query
+    vector (a list, a tuple, a numpy array; numpy's floats as the weights above). Read once,
+    so a sequence whose ``__len__`` is not what iterating it gives is refused."""
+    if isinstance(values, (str, bytes, bytearray, Mapping, Set)) or not hasattr(values, "__len__"):
+        return None
+    try:
+        if len(values) != dim:
+            return None
+        floats = [float(x) for x in islice(values, dim + 1)
+                  if type(x) is float or (not isinstance(x, bool) and isinstance(x, numbers.Real))]
+    except Exception:  # a hostile sequence or number: its own error, reported as ours
+        return None
+    return floats if len(floats) == dim and all(map(math.isfinite, floats)) else None
 
 
 def _each(raws: list[Any], convert: Callable[[Any], Any], fault: str) -> tuple[list[Any] | None, str | None]:

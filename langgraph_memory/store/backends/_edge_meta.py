@@ -32,7 +32,9 @@ def not_a_file(meta_path: Path) -> str | None:
         mode = os.stat(meta_path).st_mode
     except (FileNotFoundError, NotADirectoryError):
         return MISSING if target is None else f"a link to {target!r}, which does not exist"
-    except OSError as exc:  # a link to itself (ELOOP), a directory we may not search
+    except PermissionError:  # a directory we may not search: the file may be whole
+        raise
+    except OSError as exc:  # a link to itself (ELOOP)
         return f"unreadable ({exc.strerror}){link}"
     if stat.S_ISREG(mode):
         return None
@@ -42,13 +44,15 @@ def not_a_file(meta_path: Path) -> str | None:
 def read_meta(meta_path: Path) -> dict[str, Any] | None:
     """The meta file's object; ``None`` when there is none (a new store). A damaged one,
     or one that is not a regular file (a pipe would block), is our :class:`StorageError`."""
-    if not meta_path.exists():
-        return None
     try:
+        if not meta_path.exists():
+            return None
         if not meta_path.is_file():
             raise OSError(f"not a regular file: {not_a_file(meta_path)}")
         with meta_path.open(encoding="utf-8") as file:
             meta = json.loads(file.read(MAX_META_BYTES))
+    except PermissionError as exc:  # not damage: restoring a whole store would be the wrong advice
+        raise StorageError(f"{meta_path} cannot be read ({exc.strerror}); check its permissions") from None
     except (OSError, ValueError, RecursionError) as exc:  # RecursionError: arrays nested 100k deep
         raise StorageError(f"{meta_path} is damaged ({exc}); restore it from a backup or an export") from None
     if not isinstance(meta, dict):
