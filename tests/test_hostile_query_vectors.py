@@ -250,7 +250,7 @@ class QueryEmbedder:
 def test_a_dense_embedder_s_bad_query_vector_is_refused_before_it_is_marked_checked(
     tmp_path, fake_embeddings, backend, bad
 ):
-    """``embed_query`` marks its vectors as checked (``made_for``) and no entry point looks
+    """``embed_query`` marks its vectors as checked (``_marked_for``) and no entry point looks
     at them again, but on 750ee25 it did not check its dense half: Qdrant Edge searched a
     NaN vector (answering hits) and raised a bare ``Exception`` on a wrong size; qdrant-client
     raised bare ``ValueError``s."""

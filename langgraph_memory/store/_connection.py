@@ -258,7 +258,7 @@ class StoreConnection:
         if len(dense) != self.dim or not math.isfinite(sum(dense)):
             raise InvalidMemoryError("embeddings", f"the embedder must return {self.dim} finite floats for a query")
         sparse = self.sparse_embeddings.embed_query(text)
-        return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values))).made_for(self.dim)
+        return QueryVectors(text, dense, (list(sparse.indices), list(sparse.values)))._marked_for(self.dim)
 
     def embed_query_soon(self, text: str) -> Future[QueryVectors]:
         """:meth:`embed_query` started on a helper thread, so the caller can read the

@@ -51,10 +51,11 @@ class QueryVectors:
             sparse, tuple) and tuple.__len__(sparse) == 2 else (None, "expected (indices, values)")
         if pair is None:
             raise InvalidMemoryError("query", f"QueryVectors' sparse vector is invalid: {problem}")
-        return QueryVectors(self.text, floats, pair).made_for(dim)
+        return QueryVectors(self.text, floats, pair)._marked_for(dim)
 
-    def made_for(self, dim: int) -> "QueryVectors":
-        """Marked as the store's own, for a store of ``dim`` dimensions (see :meth:`checked`)."""
+    def _marked_for(self, dim: int) -> "QueryVectors":
+        """Marked as the store's own, for a store of ``dim`` dimensions (see :meth:`checked`).
+        Private: a public mark would let a caller skip the check."""
         object.__setattr__(self, "_for_dim", dim)  # not a field: equality and repr stay the vectors'
         return self
 
