@@ -87,3 +87,32 @@ def test_an_imported_memory_without_importance_filters_and_sorts_as_it_reads(fak
     ordered = fake_store.important(namespace=NS, min_importance=0.0, limit=5)
     assert [m.id for m in ordered] == sorted(read, key=lambda i: (-read[i], i))
     assert read == {identity.id: identity.importance, fact.id: 0.6}  # each type's default
+
+
+def test_an_imported_memory_without_kind_or_type_is_found_by_the_filters_it_reads_as(fake_store, tmp_path):
+    """A hand-written import may leave ``kind`` and ``memory_type`` out. They were stored
+    absent: reads filled in ``fact``/``fact`` (``goal`` for a goal), while the engines'
+    ``kinds=``/``memory_types=`` filters and the identity channel, which read the stored
+    fields, missed the memory."""
+    fact = fake_store.remember("Ada likes tea", namespace=NS, dedup=False).memory
+    goal = fake_store.remember("Ada wants to learn Welsh", namespace=NS, kind="goal", dedup=False).memory
+    path = tmp_path / "x.jsonl"
+    fake_store.export(path, namespace=NS)
+    header, *records = path.read_text().splitlines()
+    edited = []
+    for line in records:
+        obj = json.loads(line)
+        if obj["id"] == fact.id:
+            del obj["payload"]["kind"]
+        del obj["payload"]["memory_type"]
+        edited.append(json.dumps(obj))
+    path.write_text("\n".join([header, *edited]) + "\n")
+    fake_store.erase(NS)
+    fake_store.import_(path)
+    read = {i: fake_store.get(i, namespace=NS) for i in (fact.id, goal.id)}
+    assert (read[fact.id].kind, read[fact.id].memory_type) == ("fact", "fact")
+    assert (read[goal.id].kind, read[goal.id].memory_type) == ("goal", "goal")
+    for kind, memory_type, expected in (("fact", "fact", fact.id), ("goal", "goal", goal.id)):
+        by_kind = {h.memory.id for h in fake_store.search("Ada", namespace=NS, mode="bm25", kinds=kind)}
+        by_type = {h.memory.id for h in fake_store.search("Ada", namespace=NS, mode="bm25", memory_types=memory_type)}
+        assert by_kind == by_type == {expected}

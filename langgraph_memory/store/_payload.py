@@ -107,9 +107,11 @@ def _validate_payload(payload: Any) -> dict[str, Any]:
     if check_metadata(payload.get("metadata")) != payload.get("metadata", {}):
         raise InvalidMemoryError("metadata", "must be plain JSON data")
     # An imported importance is kept as remember keeps one (records.IMPORTANCE_DECIMALS), and
-    # one left out is the type's default, stored: the engines filter and order on the stored
-    # field, which reads would otherwise fill in (as 0.6) where filters see nothing.
-    return {**payload, **_exact_metadata(payload), "importance": importance, "ns_prefixes": expected}
+    # a field left out is stored with its default: the engines filter and order on stored
+    # fields, which reads would otherwise fill in (importance 0.6, kind "fact") where filters
+    # and the identity channel see nothing.
+    return {**payload, **_exact_metadata(payload), "importance": importance, "kind": kind,
+            "memory_type": memory_type, "ns_prefixes": expected}
 
 
 def _exact_metadata(payload: Mapping[str, Any]) -> dict[str, Any]:
