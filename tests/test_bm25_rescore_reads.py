@@ -43,17 +43,28 @@ class _Counted:
         return getattr(self._record, name)
 
 
+class _Reads(list):
+    """The ids whose vectors the engine path read while scoring its lists (in order), and
+    its deeper asks (``asked``: each one's arguments)."""
+
+    asked: list[tuple]
+
+
 @pytest.fixture
-def reads(monkeypatch) -> list[str]:
-    """The ids whose vectors the engine path reads while scoring its lists."""
-    seen: list[str] = []
+def reads(monkeypatch) -> _Reads:
+    seen = _Reads()
+    seen.asked = []
     real = _bm25_local.answered
 
     def counting(q, rows, weights, negative, scores_only, deeper):
         def wrap(records):
             return [_Counted(r, seen) for r in records]
 
-        return real(q, wrap(rows), weights, negative, scores_only, lambda limit: wrap(deeper(limit)))
+        def asked(*args):
+            seen.asked.append(args)
+            return wrap(deeper(*args))
+
+        return real(q, wrap(rows), weights, negative, scores_only, asked)
 
     monkeypatch.setattr(_bm25_local, "answered", counting)
     return seen
@@ -89,6 +100,8 @@ def test_a_round_that_cannot_settle_reads_nothing(engine, reads):
     assert got == _expected(engine, namespace, [1], 3)
     # 11 tied hits, then 22, then all 40 (fewer than asked: whole): only the last is read.
     assert len(reads) == 40
+    # Rounds that cannot settle are asked bare (ids and scores); the whole one again with vectors.
+    assert reads.asked == [(22, True), (44, True), (44, False)]
 
 
 def test_with_a_negative_value_only_the_whole_list_is_read(tmp_path, reads):
@@ -101,12 +114,14 @@ def test_with_a_negative_value_only_the_whole_list_is_read(tmp_path, reads):
         got = _engine_path(engine, namespace, [1], 3)
         assert got == _expected(engine, namespace, [1], 3)
         assert len(reads) == 31  # no margin: 11 hits, then 22, then all 31 (whole): the last is read
+        assert reads.asked == [(22, True), (44, True), (44, False)]
     finally:
         engine.close()
 
 
 # float32 values, as the engine stores them: subnormal, huge, and a product past float32's range
-values = st.one_of(st.floats(width=32), st.sampled_from([float(np.float32(v)) for v in (0.0, -0.0, 1.3435114, 3e38, 1e-45)]))
+_EDGES = [float(np.float32(v)) for v in (0.0, -0.0, 1.3435114, 3e38, 1e-45)]
+values = st.one_of(st.floats(width=32), st.sampled_from(_EDGES))
 vectors = st.lists(st.tuples(st.integers(0, 6), values), max_size=8)
 
 

@@ -145,25 +145,31 @@ def _best_first(scored: list[tuple[float, str, Any]]) -> list[tuple[float, str, 
     return scored
 
 
+def _hopeless(engine: list[float], want: int, terms: int, whole: bool) -> bool:
+    """Whether a round's engine scores show it cannot settle (non-negative products): our
+    ``want``-th best is at most the engine's plus its margin, which is not above the
+    engine's last plus its margin (as in a large tie)."""
+    if whole or not all(map(math.isfinite, engine)):
+        return False
+    ranked = sorted(engine, reverse=True)
+    top, last = ranked[want - 1], ranked[-1]
+    return top + order_margin(top, terms) <= last + order_margin(last, terms)
+
+
 def _by_margin(
-    rows: list[Any], indices: Sequence[int], weights: Sequence[float], want: int, whole: bool,
+    rows: list[Any], engine: list[float], indices: Sequence[int], weights: Sequence[float], want: int, whole: bool,
 ) -> tuple[list[tuple[float, str, Any]], bool]:
-    """``rows`` scored best first as far as the cut needs them, and whether they settle it
-    (:func:`settled`), when every product is non-negative: each hit's score here is then
-    within :func:`order_margin` of the engine's (two sums of the same products). So a
-    round whose engine scores show it cannot settle is not scored, and of one that may,
-    only the hits that can make the cut: scoring here at least the ``want``-th best
-    engine score less its margin."""
+    """``rows`` (scored ``engine`` by the engine) scored here best first as far as the cut
+    needs them, and whether they settle it (:func:`settled`), when every product is
+    non-negative: each hit's score here is then within :func:`order_margin` of the
+    engine's (two sums of the same products). So only the hits that can make the cut are
+    read: scoring at least the ``want``-th best engine score less its margin."""
     terms = len(weights)
-    engine = [float(r.score) for r in rows]
     if not rows or not all(map(math.isfinite, engine)):
         scored = _best_first(_scored(rows, indices, weights))
     else:
-        ranked = sorted(engine, reverse=True)
-        top, last = ranked[min(want, len(rows)) - 1], ranked[-1]
-        if not whole and top + order_margin(top, terms) <= last + order_margin(last, terms):
-            return [], False  # our want-th best is at most the engine's plus its margin: too low
-        floor, share = top - order_margin(top, terms), order_margin(1.0, terms)  # the margin is |e| times this
+        top = sorted(engine, reverse=True)[min(want, len(rows)) - 1]
+        floor, share = top - order_margin(top, terms), order_margin(1.0, terms)  # a margin is |e| times share
         picked = [r for r, e in zip(rows, engine) if e + abs(e) * share >= floor]
         scored = _scored(picked, indices, weights)
         if len(scored) < len(picked) < len(rows):  # a hit holding none of the terms: no bound from it
@@ -177,31 +183,40 @@ def _by_margin(
 
 def settled(
     query: SparseQuery, rows: list[Any], weights: list[float], exact_margin: bool,
-    deeper: Callable[[int], list[Any]],
+    deeper: Callable[[int, bool], list[Any]],
 ) -> ExactHits:
     """``query``'s hits, scored here, best first, equal scores by ascending id, cut at its
     settled limit, from the engine's ``rows`` (read with their sparse vectors); asked again
-    ``deeper(limit)`` while they do not settle it. ``exact_margin``: every weight and
-    stored value is non-negative (:func:`order_margin` holds): a list settles when its
-    last kept hit beats the engine's last (:func:`_by_margin`, which reads only the hits
-    that can make the cut: reading a hit's vector and id and scoring it cost ~3 µs, about
-    half of a list's hits are past its cut). Else only a list the engine returned whole
-    (fewer than asked) settles, and no other is scored."""
-    limit, want = query.limit, settled_limit(query)
+    ``deeper(limit, bare)`` while they do not settle it (``bare``: ids and scores only).
+
+    ``exact_margin``: every weight and stored value is non-negative (:func:`order_margin`
+    holds): a list settles when its last kept hit beats the engine's last, and only the
+    hits that can make the cut are read (:func:`_by_margin`: reading a hit's vector and
+    id and scoring it cost ~3 µs; about half of a list's hits are past its cut). Else
+    only a list the engine returned whole (fewer than asked) settles. A round that cannot
+    settle (:func:`_hopeless`, or not whole) is not scored, and the next is asked bare;
+    a bare round that may settle is asked again with its vectors (a large tie: each
+    round twice as deep, their vectors ~1 µs a hit in the engine)."""
+    limit, want, bare = query.limit, settled_limit(query), False
+    margin = exact_margin and bool(weights)
     while True:
         whole = len(rows) < limit
         if want <= 0:
             scored: list[tuple[float, str, Any]] = []
             break
-        if exact_margin and weights:
-            scored, settles = _by_margin(rows, query.indices, weights, want, whole)
+        engine = [float(r.score) for r in rows] if margin else []
+        if (margin and not _hopeless(engine, want, len(weights), whole)) or (not margin and whole):
+            if bare:  # it may settle: the same round again, with what scoring reads
+                rows, bare = deeper(limit, False), False
+                continue
+            if not margin:
+                scored = _best_first(_scored(rows, query.indices, weights))
+                break
+            scored, settles = _by_margin(rows, engine, query.indices, weights, want, whole)
             if settles:
                 break
-        elif whole:
-            scored = _best_first(_scored(rows, query.indices, weights))
-            break
         limit *= 2
-        rows = deeper(limit)
+        rows, bare = deeper(limit, True), True
     if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
         return ExactHits([Hit(StoredPoint(pid, {}), s) for s, pid, _ in scored[:want]])
     return ExactHits([Hit(to_point(r, query.with_vectors), s) for s, _, r in scored[:want]])
