@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from langgraph_memory.store._reads import sparse_query
-from langgraph_memory.store.backends import Where
+from langgraph_memory.store.backends import SparseQuery, Where
 from langgraph_memory.store.backends import _bm25_local
 from langgraph_memory.store.backends._bm25_local import _scored, score, weighted
 from tests.test_bm25_client_idf import open_backend
@@ -146,3 +146,62 @@ def test_a_list_is_scored_as_each_document_alone(docs, terms, weights):
                     for s in [score(([t for t, _ in d], [v for _, v in d]), asked)] if s is not None}
     assert got.keys() == expected.keys()
     assert all(_same(got[k], expected[k]) for k in got)
+
+
+_STORED = [float(np.float32(v)) for v in (0.5, 1.0, 1.25, 1.3435114, 3.1e-3, 7e3)]  # float32, as stored
+
+
+def _engine_sum(products: list[np.float32], order: list[int]) -> float:
+    total = np.float32(0)
+    for i in order:
+        if i < len(products):
+            total = np.float32(total + products[i])
+    return float(total)
+
+
+# Near-ties on purpose: documents holding the same values on terms in another order (the
+# same exact sum, float32 sums an ulp apart), and others at random.
+_sums = st.lists(st.sampled_from(_STORED), min_size=2, max_size=5)
+
+
+@st.composite
+def _documents(draw) -> list[dict[int, float]]:
+    same = draw(_sums)
+    shuffled = [dict(zip(draw(st.permutations(range(1, 6))), same)) for _ in range(draw(st.integers(0, 40)))]
+    other = draw(st.lists(st.dictionaries(st.integers(1, 5), st.sampled_from(_STORED), min_size=1, max_size=5),
+                          max_size=30))
+    return draw(st.permutations(shuffled + other))
+
+
+@settings(max_examples=400, deadline=None)
+@given(docs=_documents(), terms=st.permutations(range(1, 6)).map(list), limit=st.integers(1, 12),
+       slack=st.integers(0, 12), seed=st.randoms())
+def test_the_cut_is_the_best_by_our_scores_whatever_order_the_engine_adds_in(docs, terms, limit, slack, seed):
+    """An engine that adds the same products in an order of its own (per document), so its
+    scores are an ulp or so from ours and its order differs within ties and near-ties: the
+    list is still the best ``limit`` by our scores, equal ones by ascending id."""
+    weights = [float(np.float32(1.0 + t / 7)) for t in terms]
+    asked = weighted(terms, weights)
+    rows = []
+    for i, d in enumerate(docs):
+        held = [t for t in terms if t in d]
+        if not held:
+            continue
+        products = [np.float32(np.float32(weights[terms.index(t)]) * np.float32(d[t])) for t in held]
+        order = list(range(len(products)))
+        seed.shuffle(order)
+        vector = SimpleNamespace(indices=list(d), values=list(d.values()))
+        rows.append(SimpleNamespace(id=uuid.UUID(int=seed.getrandbits(128)), score=_engine_sum(products, order),
+                                    vector={"bm25": vector}, payload={}))
+    by_engine = sorted(rows, key=lambda r: (-r.score, seed.random()))  # its ties in no order of ours
+
+    def deeper(asked_for: int, bare: bool = False) -> list:
+        return [SimpleNamespace(id=r.id, score=r.score, vector=None, payload={}) if bare else r
+                for r in by_engine[:asked_for]]
+
+    query = SparseQuery(terms, [1.0] * len(terms), Where(namespace="n"), limit + slack, payload=False,
+                        exact_limit=limit)
+    got = [(h.point.id, h.score) for h in _bm25_local.settled(query, deeper(limit + slack), weights, True, deeper)]
+    expected = sorted(((str(r.id), score((r.vector["bm25"].indices, r.vector["bm25"].values), asked)) for r in rows),
+                      key=lambda e: (-e[1], e[0]))[:limit]
+    assert got == expected
