@@ -145,30 +145,32 @@ def _best_first(scored: list[tuple[float, str, Any]]) -> list[tuple[float, str, 
     return scored
 
 
-def _hopeless(engine: list[float], want: int, terms: int, whole: bool) -> bool:
-    """Whether a round's engine scores show it cannot settle (non-negative products): our
-    ``want``-th best is at most the engine's plus its margin, which is not above the
-    engine's last plus its margin (as in a large tie)."""
-    if whole or not all(map(math.isfinite, engine)):
+def _hopeless(ranked: list[float] | None, want: int, terms: int, whole: bool) -> bool:
+    """Whether a round's engine scores (``ranked``: best first; ``None``: not all finite)
+    show it cannot settle (non-negative products): our ``want``-th best is at most the
+    engine's plus its margin, which is not above the engine's last plus its margin (as in
+    a large tie)."""
+    if whole or ranked is None:
         return False
-    ranked = sorted(engine, reverse=True)
     top, last = ranked[want - 1], ranked[-1]
     return top + order_margin(top, terms) <= last + order_margin(last, terms)
 
 
 def _by_margin(
-    rows: list[Any], engine: list[float], indices: Sequence[int], weights: Sequence[float], want: int, whole: bool,
+    rows: list[Any], engine: list[float], ranked: list[float] | None, indices: Sequence[int],
+    weights: Sequence[float], want: int, whole: bool,
 ) -> tuple[list[tuple[float, str, Any]], bool]:
-    """``rows`` (scored ``engine`` by the engine) scored here best first as far as the cut
-    needs them, and whether they settle it (:func:`settled`), when every product is
-    non-negative: each hit's score here is then within :func:`order_margin` of the
-    engine's (two sums of the same products). So only the hits that can make the cut are
-    read: scoring at least the ``want``-th best engine score less its margin."""
+    """``rows`` (scored ``engine`` by the engine; ``ranked``: those best first, ``None``
+    unless all finite) scored here best first as far as the cut needs them, and whether
+    they settle it (:func:`settled`), when every product is non-negative: each hit's
+    score here is then within :func:`order_margin` of the engine's (two sums of the same
+    products). So only the hits that can make the cut are read: scoring at least the
+    ``want``-th best engine score less its margin."""
     terms = len(weights)
-    if not rows or not all(map(math.isfinite, engine)):
+    if not rows or ranked is None:
         scored = _best_first(_scored(rows, indices, weights))
     else:
-        top = sorted(engine, reverse=True)[min(want, len(rows)) - 1]
+        top = ranked[min(want, len(rows)) - 1]
         floor, share = top - order_margin(top, terms), order_margin(1.0, terms)  # a margin is |e| times share
         picked = [r for r, e in zip(rows, engine) if e + abs(e) * share >= floor]
         scored = _scored(picked, indices, weights)
@@ -205,14 +207,15 @@ def settled(
             scored: list[tuple[float, str, Any]] = []
             break
         engine = [float(r.score) for r in rows] if margin else []
-        if (margin and not _hopeless(engine, want, len(weights), whole)) or (not margin and whole):
+        ranked = sorted(engine, reverse=True) if all(map(math.isfinite, engine)) else None
+        if (margin and not _hopeless(ranked, want, len(weights), whole)) or (not margin and whole):
             if bare:  # it may settle: the same round again, with what scoring reads
                 rows, bare = deeper(limit, False), False
                 continue
             if not margin:
                 scored = _best_first(_scored(rows, query.indices, weights))
                 break
-            scored, settles = _by_margin(rows, engine, query.indices, weights, want, whole)
+            scored, settles = _by_margin(rows, engine, ranked, query.indices, weights, want, whole)
             if settles:
                 break
         limit *= 2
