@@ -100,8 +100,9 @@ def test_a_round_that_cannot_settle_reads_nothing(engine, reads):
     assert got == _expected(engine, namespace, [1], 3)
     # 11 tied hits, then 22, then all 40 (fewer than asked: whole): only the last is read.
     assert len(reads) == 40
-    # Rounds that cannot settle are asked bare (ids and scores); the whole one again with vectors.
-    assert reads.asked == [(22, True), (44, True), (44, False)]
+    # The first deeper round with vectors (read: no, it cannot settle), the next one bare (ids
+    # and scores), the whole one again with vectors.
+    assert reads.asked == [(22, False), (44, True), (44, False)]
 
 
 def test_with_a_negative_value_only_the_whole_list_is_read(tmp_path, reads):
@@ -114,7 +115,7 @@ def test_with_a_negative_value_only_the_whole_list_is_read(tmp_path, reads):
         got = _engine_path(engine, namespace, [1], 3)
         assert got == _expected(engine, namespace, [1], 3)
         assert len(reads) == 31  # no margin: 11 hits, then 22, then all 31 (whole): the last is read
-        assert reads.asked == [(22, True), (44, True), (44, False)]
+        assert reads.asked == [(22, False), (44, True), (44, False)]
     finally:
         engine.close()
 

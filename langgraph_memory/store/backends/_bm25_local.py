@@ -196,9 +196,11 @@ def settled(
     hits that can make the cut are read (:func:`_by_margin`: reading a hit's vector and
     id and scoring it cost ~3 µs; about half of a list's hits are past its cut). Else
     only a list the engine returned whole (fewer than asked) settles. A round that cannot
-    settle (:func:`_hopeless`, or not whole) is not scored, and the next is asked bare;
-    a bare round that may settle is asked again with its vectors (a large tie: each
-    round twice as deep, their vectors ~1 µs a hit in the engine)."""
+    settle (:func:`_hopeless`, or not whole) is not scored. The first deeper round comes
+    with vectors (at 10k memories a user, 0.04 lists a turn go deeper, and twice as deep
+    settles them); after a deeper round that cannot settle (a large tie), the next is
+    asked bare, and a bare round that may settle is asked again with its vectors (each
+    round twice as deep: the engine reads ~1 µs of vectors a hit)."""
     limit, want, bare = query.limit, settled_limit(query), False
     margin = exact_margin and bool(weights)
     while True:
@@ -208,7 +210,8 @@ def settled(
             break
         engine = [float(r.score) for r in rows] if margin else []
         ranked = sorted(engine, reverse=True) if all(map(math.isfinite, engine)) else None
-        if (margin and not _hopeless(ranked, want, len(weights), whole)) or (not margin and whole):
+        hopeless = not whole if not margin else _hopeless(ranked, want, len(weights), whole)
+        if not hopeless:
             if bare:  # it may settle: the same round again, with what scoring reads
                 rows, bare = deeper(limit, False), False
                 continue
@@ -218,8 +221,9 @@ def settled(
             scored, settles = _by_margin(rows, engine, ranked, query.indices, weights, want, whole)
             if settles:
                 break
+        bare = hopeless and limit > query.limit
         limit *= 2
-        rows, bare = deeper(limit, True), True
+        rows = deeper(limit, bare)
     if query.payload is False and not query.with_vectors:  # a candidate list: ids and scores
         return ExactHits([Hit(StoredPoint(pid, {}), s) for s, pid, _ in scored[:want]])
     return ExactHits([Hit(to_point(r, query.with_vectors), s) for s, _, r in scored[:want]])
