@@ -231,11 +231,11 @@ def settled(
 
 def answered(
     q: Any, rows: list[Any], weights: list[float] | None, negative: bool, scores_only: bool,
-    deeper: Callable[[int], list[Any]],
+    deeper: Callable[[int, bool], list[Any]],
 ) -> Any:
     """The engine's ``rows`` for ``q`` as an answer; a client-IDF store's BM25 list (sent
-    with ``weights``) scored here, as a snapshot scores it, and asked ``deeper`` until it
-    settles (:func:`settled`). ``negative``: a stored sparse value may be negative."""
+    with ``weights``) scored here, as a snapshot scores it, and asked ``deeper(limit, bare)``
+    until it settles (:func:`settled`). ``negative``: a stored sparse value may be negative."""
     if weights is None or scores_only or not isinstance(q, SparseQuery) or q.rescore is not None:
         return to_answer(q, rows, scores_only)
     return settled(q, rows, weights, not negative and min(weights, default=0) >= 0, deeper)
