@@ -84,9 +84,10 @@ def to_point(record: Any, with_vectors: bool) -> StoredPoint:
                        dense=dense, sparse=sparse)
 
 
-def to_request(q: Query, flt: qe.Filter, weights: list[float] | None = None) -> qe.QueryRequest:
+def to_request(q: Query, flt: qe.Filter, weights: list[float] | None = None, *, bare: bool = False) -> qe.QueryRequest:
     """``q`` as the engine's request, filtered by ``flt`` (``q.where`` translated); a BM25
-    query with ``weights`` in place of its values (weighted by our IDF: :mod:`._bm25_idf`)."""
+    query with ``weights`` in place of its values (weighted by our IDF: :mod:`._bm25_idf`).
+    ``bare``: the hits' ids and scores only (no payload, no vector)."""
     if isinstance(q, FetchQuery):
         query: Any = None if q.order_by is None else qe.OrderBy(
             q.order_by, direction=qe.Direction.Desc if q.descending else qe.Direction.Asc)
@@ -107,8 +108,8 @@ def to_request(q: Query, flt: qe.Filter, weights: list[float] | None = None) -> 
         query=query,
         prefetches=prefetches,
         filter=flt,
-        with_payload=q.payload if isinstance(q.payload, bool) else list(q.payload),
-        with_vector=vectors,
+        with_payload=False if bare else q.payload if isinstance(q.payload, bool) else list(q.payload),
+        with_vector=False if bare else vectors,
         score_threshold=getattr(q, "min_score", None),
     )
 

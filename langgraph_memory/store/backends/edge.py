@@ -312,8 +312,8 @@ class EdgeBackend:
             return [to_answer(q, rows, id(q) in scores_only) for q, rows in zip(queries, results)]
         from langgraph_memory.store.backends._bm25_local import answered  # numpy: not for the CLI's `list`
 
-        return [answered(q, rows, w, self._counts.negative, id(q) in scores_only, lambda limit, q=q, w=w:
-                         self.shard.query(to_request(replace(q, limit=limit), filters[q.where], w)))
+        return [answered(q, rows, w, self._counts.negative, id(q) in scores_only, lambda limit, bare, q=q, w=w:
+                         self.shard.query(to_request(replace(q, limit=limit), filters[q.where], w, bare=bare)))
                 for q, rows, w in zip(queries, results, weights)]
 
     def _records(self, queries: Sequence[Query], filters: dict[Where, qe.Filter] | None = None,
