@@ -2,7 +2,9 @@
 non-negative: a store that holds a negative sparse value is noted as such (``negative``),
 whatever else its vector holds. ``min()`` of a vector starting with ``nan`` is ``nan``, which
 is not below zero: the negative value beside it went unnoticed, and the margin let the engine
-path keep a list whose best point (by our score) the engine had scored 0."""
+path keep a list whose best point (by our score) the engine had scored 0. Such vectors are
+refused at write since the sparse checks (``tests/test_sparse_vector_checks.py``); a store
+written before them holds them, as here (written through the engine layer)."""
 
 from __future__ import annotations
 

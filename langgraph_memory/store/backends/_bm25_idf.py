@@ -83,10 +83,10 @@ def distinct(indices: Iterable[int]) -> Terms:
 
 
 def signed(values: Iterable[float]) -> bool:
-    """Whether a sparse vector's ``values`` may make a product below zero: any that is not
-    ``>= 0`` (``nan`` too: ``min()`` of values starting with ``nan`` is ``nan``, which hid a
-    negative value beside it from the engine path's margin, :mod:`._bm25_local`)."""
-    return not all(v >= 0 for v in values)
+    """Whether any of a sparse vector's ``values`` is negative (each compared: ``min()`` of
+    values starting with ``nan`` is ``nan``, which hid a negative value beside it from the
+    engine path's margin, :mod:`._bm25_local`)."""
+    return any(v < 0 for v in values)
 
 
 class TermCounts:
