@@ -82,6 +82,13 @@ def distinct(indices: Iterable[int]) -> Terms:
     return tuple(set(indices))
 
 
+def signed(values: Iterable[float]) -> bool:
+    """Whether any of a sparse vector's ``values`` is negative (each compared: ``min()`` of
+    values starting with ``nan`` is ``nan``, which hid a negative value beside it from the
+    engine path's margin, :mod:`._bm25_local`)."""
+    return any(v < 0 for v in values)
+
+
 class TermCounts:
     """A shard's live statistics (N and df) and the writes that keep them.
 
@@ -117,7 +124,7 @@ class TermCounts:
                 if terms:
                     n += 1
                     df.update(terms)
-                    negative = negative or min(r.vector[SPARSE].values) < 0
+                    negative = negative or signed(r.vector[SPARSE].values)
             self.n, self.df, self.known, self.negative = n, df, True, negative
             self.version += 1
 
@@ -156,7 +163,7 @@ class TermCounts:
     def upserted(self, points: Sequence[StoredPoint], conditional: bool) -> dict[str, Terms] | None:
         """The terms of ``points`` once upserted (``None`` when a condition may leave some
         as they were: read again after the write); a negative value is noted."""
-        if any(p.sparse is not None and p.sparse[1] and min(p.sparse[1]) < 0 for p in points):
+        if any(p.sparse is not None and signed(p.sparse[1]) for p in points):
             self.negative = True
         return None if conditional else {
             p.id: distinct(p.sparse[0]) if p.sparse is not None else () for p in points}
