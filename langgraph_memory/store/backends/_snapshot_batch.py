@@ -19,6 +19,7 @@ sorted whole.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np
@@ -209,33 +210,43 @@ def candidates_scored(
     if None in rows:
         return None
     rows.sort()  # a fetch by ids answers in id order (rows are)
+    # A few dozen rows: Python's sort of their floats, where numpy's calls cost more
+    # (~1-2 µs each); ``sorted(..., reverse=True)`` is stable, as the snapshot's lists are.
     dense: list[Hit] = []
     if need_dense:
-        mine = np.array(sorted(row[i] for i in need_dense), dtype=np.intp)
+        mine = sorted([row[i] for i in need_dense])
+        if not snapshot.all_dense:
+            has = snapshot.has_dense
+            mine = [r for r in mine if has[r]]
         order = snapshot._orders.get(("dense", id(vector)))
         every = order.scores if order is not None and order.owner is vector else snapshot.cosines(vector)
-        mine = mine[snapshot.has_dense[mine]]
-        scores = every[mine]
-        if np.isnan(scores).any():
+        scores = every[mine].tolist()
+        if any(x != x for x in scores):  # nan
             return None
-        mine, scores = best_rows(mine, scores, len(mine))
-        dense = snapshot_hits(snapshot, mine, scores)
+        dense = _candidates(snapshot, mine, scores)
     sparse: list[Hit] = []
     if need_sparse:
         known = snapshot._bm25.get((tuple(bm25[0]), tuple(bm25[1])))  # bm25_key of the round's query
         if known is None:
             return None
         every, cut = known
-        mine = np.array(sorted(row[i] for i in need_sparse), dtype=np.intp)
-        scores = every[mine]
-        scored = ~np.isnan(scores) if cut is None else scores > cut
-        if cut is not None and not scored.all():
-            return None  # a score at most the cut: the engine's own answer
-        mine, scores = best_rows(mine[scored], scores[scored], len(need_sparse))
-        sparse = snapshot_hits(snapshot, mine, scores)
+        mine = sorted([row[i] for i in need_sparse])
+        scores = every[mine].tolist()
+        if cut is None:
+            if any(x != x for x in scores):  # no term in common: in no BM25 list
+                kept = [(r, x) for r, x in zip(mine, scores) if x == x]
+                mine, scores = [r for r, _ in kept], [x for _, x in kept]
+        elif not all(x > cut for x in scores):
+            return None  # a score at most the cut (or nan): the engine's own answer
+        sparse = _candidates(snapshot, mine, scores)
     return fetched_hits(snapshot, True, with_vectors, rows), dense, sparse
 
 
-def snapshot_hits(snapshot: Any, rows: np.ndarray, scores: np.ndarray) -> list[Hit]:
-    """A candidate list's hits (ids and scores) of ``rows``, as :meth:`Snapshot.hits` builds them."""
-    return scored_hits(snapshot, False, False, rows.tolist(), scores.tolist())
+def _candidates(snapshot: Any, rows: list[int], scores: list[float]) -> list[Hit]:
+    """The hits of ``rows`` (in id order) with their ``scores``, best first, equal scores
+    by ascending id: :func:`best_rows` of them all, as the round's list."""
+    best = sorted(zip(rows, scores), key=_SCORE, reverse=True)
+    return scored_hits(snapshot, False, False, [r for r, _ in best], [x for _, x in best])
+
+
+_SCORE = itemgetter(1)
