@@ -63,7 +63,8 @@ def hybrid_plan(
     gets both scores, and which candidates match a named subject or time
     (:func:`_complete`), in a round that also reads the candidates' payloads. Candidate
     lists carry no payload (reading payloads is most of the engine's cost). No LLM; two
-    rounds without aliases, three with, one more when winners the caller wants vectors
+    rounds without aliases, three with (one fewer when a namespace snapshot answered every
+    list: it scores the candidates itself), one more when winners the caller wants vectors
     for lack them (and rarely one more, to settle a BM25 tie at a cut:
     :func:`~langgraph_memory.store._reads.ranked`).
 
