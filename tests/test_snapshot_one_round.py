@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 
 from langgraph_memory import MemoryStore
 from langgraph_memory.agent.injection import InjectionConfig, VectorCache, select_memories
-from langgraph_memory.store import _hybrid
-from langgraph_memory.store.backends import edge
+from langgraph_memory.store.backends import _snapshot_batch, edge
 
 pytestmark = pytest.mark.integration
 
@@ -42,7 +41,7 @@ def _turns(store, namespace, queries, *, old_round: bool = False):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(edge.EdgeBackend, "query_batch", counted)
         if old_round:
-            patch.setattr(_hybrid, "candidates_scored", lambda *args: None)
+            patch.setattr(_snapshot_batch, "candidates_scored", lambda *args: None)
         config, cache = InjectionConfig(), VectorCache()
         vectors = [store.embed_query(q) for q in queries]
         chosen = []

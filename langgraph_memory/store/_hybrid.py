@@ -10,7 +10,6 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union
 
 from langgraph_memory.store.backends import Hit, Query, StoredPoint, Where
-from langgraph_memory.store.backends._snapshot_batch import candidates_scored
 from langgraph_memory.store._fusion import (
     SUBJECT_BOOST,
     TIME_BOOST,
@@ -295,6 +294,9 @@ def _complete(
     whole = len(everyone) <= whole_up_to
     found = None
     if whole and source is not None:
+        # Imported here: numpy stays unloaded for commands that never search (the CLI's).
+        from langgraph_memory.store.backends._snapshot_batch import candidates_scored
+
         found = candidates_scored(source, dense_vector, bm25_query, everyone, need_dense, need_sparse, with_vectors)
         if found is not None:
             found = [found[0], *([found[1]] if need_dense else []), *([found[2]] if need_sparse else [])]
