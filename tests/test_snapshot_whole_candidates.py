@@ -78,8 +78,9 @@ def test_a_snapshot_search_needs_no_round_after_its_fusion(loaded, monkeypatch):
     _, rounds = _turns(store, vectors, monkeypatch)
     limit = InjectionConfig().similar_limit
     assert max(many) > limit + _hybrid.READ_AHEAD, "some searches had more candidates than the engine reads whole"
-    # The first round (every list), the scoring round (with the payloads): no third.
-    assert max(rounds) == 2
+    # The first round (every list); the candidates scored on the snapshot
+    # (tests/test_snapshot_one_round.py): no round after it.
+    assert max(rounds) == 1
 
 
 def test_reading_candidates_whole_chooses_as_reading_winners_after(loaded, monkeypatch):

@@ -62,7 +62,8 @@ def hybrid_plan(
     gets both scores, and which candidates match a named subject or time
     (:func:`_complete`), in a round that also reads the candidates' payloads. Candidate
     lists carry no payload (reading payloads is most of the engine's cost). No LLM; two
-    rounds without aliases, three with, one more when winners the caller wants vectors
+    rounds without aliases, three with (one fewer when a namespace snapshot answered every
+    list: it scores the candidates itself), one more when winners the caller wants vectors
     for lack them (and rarely one more, to settle a BM25 tie at a cut:
     :func:`~langgraph_memory.store._reads.ranked`).
 
@@ -101,6 +102,7 @@ def hybrid_plan(
             sparse_query(*vectors.sparse, timed, extra, payload=False),
         ]
     results = yield from ranked(queries)
+    lists = results
     dense, sparse = list(results[0]), list(results[1])
     bm25_query = vectors.sparse
     if spans:
@@ -127,13 +129,18 @@ def hybrid_plan(
             # The expanded BM25 lists replace the plain ones: their scores include the names.
             sparse = [*more[0], *more[2], *(results[-1] if spans else [])]
             dense += more[1]
+            lists = [*results, *more]
 
     # Lists a namespace snapshot answered: its candidates' payloads are in memory, read with
     # their scores whatever their number (a round saved in ~1 turn of 4 at 100 memories).
     in_memory = getattr(results[0], "in_memory", False) and getattr(results[1], "in_memory", False)
+    # Every list from one snapshot: it scores the candidates itself, with no round.
+    source = getattr(results[0], "snapshot", None)
+    if source is not None and not all(getattr(hits, "snapshot", None) is source for hits in lists):
+        source = None
     dense, sparse, points, tagged_ids, timely_ids = yield from _complete(
         vectors.dense, bm25_query, where, dense, sparse, terms, spans,
-        SNAPSHOT_READ_AHEAD if in_memory else limit + READ_AHEAD, with_vectors is True)
+        SNAPSHOT_READ_AHEAD if in_memory else limit + READ_AHEAD, with_vectors is True, source)
 
     def boost(hit: Hit) -> float:
         factor = 1.0 + SUBJECT_BOOST if hit.point.id in tagged_ids else 1.0
@@ -259,7 +266,7 @@ def _dated(created_at: object, spans: list[tuple[float, float]]) -> bool:
 def _complete(
     dense_vector: list[float], bm25_query: tuple[list[int], list[float]], where: Where,
     dense: list[Hit], sparse: list[Hit], terms: set[str], spans: list[tuple[float, float]], whole_up_to: int,
-    with_vectors: bool,
+    with_vectors: bool, source: Any = None,
 ) -> Plan[tuple[list[Hit], list[Hit], dict[str, StoredPoint] | None, set[str], set[str]]]:
     """Score every candidate on both signals: a memory found by one list only would
     count 0 for the other, sinking it in the fusion and failing the pre-hook's floor
@@ -273,7 +280,10 @@ def _complete(
     the winners' payloads, and the round that would read those is spared. With more, a
     payload read for every candidate costs more than that round (a ``Memory`` built per
     point on a namespace snapshot): the engine's filters say which are tagged or dated,
-    and the winners are read after the fusion (the points are then ``None``)."""
+    and the winners are read after the fusion (the points are then ``None``).
+
+    ``source``: the snapshot that answered every candidate list, which answers that round
+    itself when it can (:func:`~.backends._snapshot_batch.candidates_scored`): no round."""
     dense_ids = {h.point.id for h in dense}
     sparse_ids = {h.point.id for h in sparse}
     need_dense = tuple(sparse_ids - dense_ids)
@@ -282,20 +292,17 @@ def _complete(
     if not everyone:
         return dense, sparse, {}, set(), set()
     whole = len(everyone) <= whole_up_to
-    queries: list[Query] = []
-    if whole:
-        queries.append(fetch_query(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
-    if need_dense:
-        queries.append(dense_query(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
-    if need_sparse:
-        queries.append(sparse_query(*bm25_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
-    if not whole and terms:
-        queries.append(fetch_query(evolve(
-            _NO_STATUS, namespace=where.namespace, ids=everyone, subjects=tuple(sorted(terms))), len(everyone), payload=False))
-    if not whole and spans:
-        queries.append(fetch_query(evolve(
-            _NO_STATUS, namespace=where.namespace, ids=everyone, any_of=_timed(spans)), len(everyone), payload=False))
-    found = yield from ranked(queries)
+    found = None
+    if whole and source is not None:
+        # Imported here: numpy stays unloaded for commands that never search (the CLI's).
+        from langgraph_memory.store.backends._snapshot_batch import candidates_scored
+
+        found = candidates_scored(source, dense_vector, bm25_query, everyone, need_dense, need_sparse, with_vectors)
+        if found is not None:
+            found = [found[0], *([found[1]] if need_dense else []), *([found[2]] if need_sparse else [])]
+    if found is None:
+        found = yield from ranked(_scoring_round(dense_vector, bm25_query, where, terms, spans, everyone,
+                                                 need_dense, need_sparse, whole, with_vectors))
     points = {h.point.id: h.point for h in found.pop(0)} if whole else None
     if need_dense:
         dense = dense + found.pop(0)
@@ -309,6 +316,28 @@ def _complete(
         tagged = {h.point.id for h in found.pop(0)} if terms else set()
         timely = {h.point.id for h in found.pop(0)} if spans else set()
     return dense, sparse, points, tagged, timely
+
+
+def _scoring_round(
+    dense_vector: list[float], bm25_query: tuple[list[int], list[float]], where: Where, terms: set[str],
+    spans: list[tuple[float, float]], everyone: tuple[str, ...], need_dense: tuple[str, ...],
+    need_sparse: tuple[str, ...], whole: bool, with_vectors: bool,
+) -> list[Query]:
+    """The queries of :func:`_complete`'s round, in the order it reads their answers."""
+    queries: list[Query] = []
+    if whole:
+        queries.append(fetch_query(evolve(where, ids=everyone), len(everyone), with_vectors=with_vectors))
+    if need_dense:
+        queries.append(dense_query(dense_vector, evolve(where, ids=need_dense), len(need_dense), payload=False))
+    if need_sparse:
+        queries.append(sparse_query(*bm25_query, evolve(where, ids=need_sparse), len(need_sparse), payload=False))
+    if not whole and terms:
+        queries.append(fetch_query(evolve(
+            _NO_STATUS, namespace=where.namespace, ids=everyone, subjects=tuple(sorted(terms))), len(everyone), payload=False))
+    if not whole and spans:
+        queries.append(fetch_query(evolve(
+            _NO_STATUS, namespace=where.namespace, ids=everyone, any_of=_timed(spans)), len(everyone), payload=False))
+    return queries
 
 
 _IDENTITIES = Where(memory_types=("identity",))

@@ -133,6 +133,10 @@ class ExactHits(list):  # type: ignore[type-arg]
     """A namespace snapshot answered: the points it lists are in memory, their payloads
     read at no engine cost (a hybrid search then reads every candidate's payload in its
     scoring round: :func:`~langgraph_memory.store._hybrid._complete`)."""
+    snapshot: Any = None
+    """The snapshot that answered (when :attr:`in_memory`): a hybrid search whose lists one
+    snapshot answered scores its candidates on it, without a round
+    (:func:`~._snapshot_batch.candidates_scored`)."""
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,13 @@ sorted whole.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from langgraph_memory.store.backends._base import DenseQuery, Hit, SparseQuery, bm25_key
+from langgraph_memory.store.backends._snapshot_points import fetched_hits, scored_hits
 from langgraph_memory.store.backends._snapshot_scores import best_rows, settled_limit
 
 ORDERS_KEPT = 8
@@ -186,3 +188,65 @@ def _group(snapshot: Any, key: Any, members: list[tuple[int, DenseQuery | Sparse
             continue
         out[i] = snapshot.hits(q, chosen.tolist(), order.scores[chosen].tolist())
     return out
+
+
+def candidates_scored(
+    snapshot: Any, vector: list[float], bm25: tuple[list[int], list[float]], everyone: Sequence[str],
+    need_dense: Sequence[str], need_sparse: Sequence[str], with_vectors: bool,
+) -> tuple[list[Hit], list[Hit], list[Hit]] | None:
+    """A hybrid search's scoring round answered by the snapshot that answered its lists
+    (:func:`~langgraph_memory.store._hybrid._complete`), without the round: the
+    candidates ``everyone`` read whole (with their dense vectors if ``with_vectors``),
+    the cosines to ``vector`` of ``need_dense``, the BM25 scores (query ``bm25``) of
+    ``need_sparse``; each as the round's ids-filtered queries get it from this snapshot.
+
+    Every candidate came from a list of this snapshot under the search's filter or a
+    narrower one: each passes the filter the round would repeat, so no mask is built
+    (three a turn, with the round's own overhead: ~50 µs of a ~400 µs turn at 100
+    memories). ``None`` when the round must run: a candidate not in this snapshot, a nan
+    cosine, BM25 scores no longer held, or a BM25 score the engine's cut leaves unknown."""
+    row = snapshot.row
+    rows = [row.get(i) for i in everyone]
+    if None in rows:
+        return None
+    rows.sort()  # a fetch by ids answers in id order (rows are)
+    # A few dozen rows: Python's sort of their floats, where numpy's calls cost more
+    # (~1-2 µs each); ``sorted(..., reverse=True)`` is stable, as the snapshot's lists are.
+    dense: list[Hit] = []
+    if need_dense:
+        mine = sorted([row[i] for i in need_dense])
+        if not snapshot.all_dense:
+            has = snapshot.has_dense
+            mine = [r for r in mine if has[r]]
+        order = snapshot._orders.get(("dense", id(vector)))
+        every = order.scores if order is not None and order.owner is vector else snapshot.cosines(vector)
+        scores = every[mine].tolist()
+        if any(x != x for x in scores):  # nan
+            return None
+        dense = _candidates(snapshot, mine, scores)
+    sparse: list[Hit] = []
+    if need_sparse:
+        known = snapshot._bm25.get((tuple(bm25[0]), tuple(bm25[1])))  # bm25_key of the round's query
+        if known is None:
+            return None
+        every, cut = known
+        mine = sorted([row[i] for i in need_sparse])
+        scores = every[mine].tolist()
+        if cut is None:
+            if any(x != x for x in scores):  # no term in common: in no BM25 list
+                kept = [(r, x) for r, x in zip(mine, scores) if x == x]
+                mine, scores = [r for r, _ in kept], [x for _, x in kept]
+        elif not all(x > cut for x in scores):
+            return None  # a score at most the cut (or nan): the engine's own answer
+        sparse = _candidates(snapshot, mine, scores)
+    return fetched_hits(snapshot, True, with_vectors, rows), dense, sparse
+
+
+def _candidates(snapshot: Any, rows: list[int], scores: list[float]) -> list[Hit]:
+    """The hits of ``rows`` (in id order) with their ``scores``, best first, equal scores
+    by ascending id: :func:`best_rows` of them all, as the round's list."""
+    best = sorted(zip(rows, scores), key=_SCORE, reverse=True)
+    return scored_hits(snapshot, False, False, [r for r, _ in best], [x for _, x in best])
+
+
+_SCORE = itemgetter(1)

@@ -188,7 +188,7 @@ def scored_hits(snapshot: Any, payload: bool | tuple[str, ...], with_vectors: bo
         out = ExactHits([Hit(_whole(snapshot, r).point, s) for r, s in zip(rows, scores)])
     else:
         out = ExactHits([Hit(point(snapshot, r, payload, with_vectors), s) for r, s in zip(rows, scores)])
-    out.in_memory = True
+    out.in_memory, out.snapshot = True, snapshot
     return out
 
 
