@@ -39,6 +39,21 @@ def _agree(store: MemoryStore, given: dict[str, float], returned: dict[str, floa
     assert {m.id for m in top} == {i for i in given if read[i] >= 1.0}
 
 
+def _reimported(store: MemoryStore, tmp_path, edit) -> None:
+    """``NS`` exported, each record's object passed to ``edit``, erased and imported again."""
+    path = tmp_path / "x.jsonl"
+    store.export(path, namespace=NS)
+    header, *records = path.read_text().splitlines()
+    edited = []
+    for line in records:
+        obj = json.loads(line)
+        edit(obj)
+        edited.append(json.dumps(obj))
+    path.write_text("\n".join([header, *edited]) + "\n")
+    store.erase(NS)
+    store.import_(path)
+
+
 def test_an_importance_reads_back_sorts_and_filters_as_it_was_returned(fake_store):
     results = [fake_store.remember(f"fact number {i}", namespace=NS, importance=v, dedup=False)
                for i, v in enumerate(ODD)]
@@ -70,17 +85,7 @@ def test_an_imported_memory_without_importance_filters_and_sorts_as_it_reads(fak
     ``important()`` order, which read the stored field, did not see the memory at all."""
     identity = fake_store.remember("the user is called Ada", namespace=NS, memory_type="identity", dedup=False).memory
     fact = fake_store.remember("Ada likes tea", namespace=NS, importance=0.3, dedup=False).memory
-    path = tmp_path / "x.jsonl"
-    fake_store.export(path, namespace=NS)
-    header, *records = path.read_text().splitlines()
-    edited = []
-    for line in records:
-        obj = json.loads(line)
-        del obj["payload"]["importance"]
-        edited.append(json.dumps(obj))
-    path.write_text("\n".join([header, *edited]) + "\n")
-    fake_store.erase(NS)
-    fake_store.import_(path)
+    _reimported(fake_store, tmp_path, lambda obj: obj["payload"].pop("importance"))
     read = {i: fake_store.get(i, namespace=NS).importance for i in (identity.id, fact.id)}
     found = {h.memory.id for h in fake_store.search("Ada", namespace=NS, mode="bm25", min_importance=0.5)}
     assert found == {i for i, v in read.items() if v >= 0.5}
@@ -96,19 +101,13 @@ def test_an_imported_memory_without_kind_or_type_is_found_by_the_filters_it_read
     fields, missed the memory."""
     fact = fake_store.remember("Ada likes tea", namespace=NS, dedup=False).memory
     goal = fake_store.remember("Ada wants to learn Welsh", namespace=NS, kind="goal", dedup=False).memory
-    path = tmp_path / "x.jsonl"
-    fake_store.export(path, namespace=NS)
-    header, *records = path.read_text().splitlines()
-    edited = []
-    for line in records:
-        obj = json.loads(line)
+
+    def edit(obj: dict) -> None:
         if obj["id"] == fact.id:
             del obj["payload"]["kind"]
         del obj["payload"]["memory_type"]
-        edited.append(json.dumps(obj))
-    path.write_text("\n".join([header, *edited]) + "\n")
-    fake_store.erase(NS)
-    fake_store.import_(path)
+
+    _reimported(fake_store, tmp_path, edit)
     read = {i: fake_store.get(i, namespace=NS) for i in (fact.id, goal.id)}
     assert (read[fact.id].kind, read[fact.id].memory_type) == ("fact", "fact")
     assert (read[goal.id].kind, read[goal.id].memory_type) == ("goal", "goal")

@@ -8,15 +8,15 @@ checked here against the same thing computed from scratch after writes.
 from __future__ import annotations
 
 import uuid
-from collections import Counter
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from langgraph_memory.store.backends import StoredPoint, Where
+from langgraph_memory.store.backends import StoredPoint
 from langgraph_memory.store.backends._bm25_idf import idf
 from langgraph_memory.store.backends.edge import EdgeBackend
+from tests.test_bm25_client_idf import live_counts
 
 DIM = 4
 TERMS = 12
@@ -26,16 +26,6 @@ def _backend(path) -> EdgeBackend:
     backend = EdgeBackend(path)
     backend.setup(dim=DIM, meta={"embedder": "test"})
     return backend
-
-
-def _recounted(backend: EdgeBackend) -> tuple[int, Counter]:
-    """N and df of the live points, counted from scratch."""
-    n, df = 0, Counter()
-    for p in backend.retrieve([p.id for p in backend.scroll(Where(status=None), limit=10_000)[0]], with_vectors=True):
-        if p.sparse is not None and p.sparse[0]:
-            n += 1
-            df.update(set(p.sparse[0]))
-    return n, df
 
 
 _vectors = st.lists(st.integers(0, TERMS - 1), min_size=0, max_size=4, unique=True)
@@ -64,7 +54,7 @@ def test_idf_of_a_term_follows_every_write(tmp_path_factory, steps, weight):
         else:
             backend.delete([ids[k]])
         values = [weight + step + 1 + t / 16 for t in terms]
-        n, df = _recounted(backend)
+        n, df = live_counts(backend)
         expected = [float(np.float32(v) * idf(n, df.get(t, 0))) for t, v in zip(terms, values)]
         assert backend._counts.weights(terms, values) == expected
     backend.close()
@@ -76,7 +66,7 @@ def test_idf_kept_per_term_is_the_formula(tmp_path):
     backend = _backend(tmp_path / "s")
     backend.upsert([StoredPoint(str(uuid.UUID(int=k + 1)), {"namespace": "u", "status": "live"}, [1.0] * DIM,
                                 ([k % 5, 7], [1.0, 2.0])) for k in range(9)])
-    n, df = _recounted(backend)
+    n, df = live_counts(backend)
     for terms, values in (([0, 1, 7], [1.5, 0.5, 3.0]), ([7, 1, 9, 0], [0.1, 2.0, 1.0, 7.0])):
         assert backend._counts.weights(terms, values) == [
             float(np.float32(v) * idf(n, df.get(t, 0))) for t, v in zip(terms, values)]
