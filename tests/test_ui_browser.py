@@ -116,6 +116,16 @@ def shown(browser: Any, css: str, timeout: float = 30) -> Any:
     return WebDriverWait(browser, timeout).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
 
 
+def says(browser: Any, css: str, text: str, timeout: float = 30) -> bool:
+    """Whether the element ``css`` comes to hold ``text``: waits past the page a click
+    leaves (its own ``css`` element goes stale when the next page loads), else times out."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, timeout).until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
+
+
 def rows(browser: Any) -> list[str]:
     from selenium.webdriver.common.by import By
 
@@ -171,7 +181,7 @@ def test_edit_creates_a_version_in_history(site):
     area.clear()
     area.send_keys("I collect stamps from Japan and Korea")
     browser.find_element(By.ID, "save").click()
-    assert "Saved as a new version" in shown(browser, "p.ok").text
+    assert says(browser, "p.ok", "Saved as a new version")
     assert browser.find_element(By.ID, "memory-content").text == "I collect stamps from Japan and Korea"
     history = browser.find_elements(By.CSS_SELECTOR, "#history tr")[1:]
     assert len(history) == 2
@@ -195,10 +205,10 @@ def test_delete_then_restore(site):
         browser.get(f"{site['url']}/memory?ns=memories%2Falice&id={pottery}")
         browser.find_element(By.ID, "delete-reason").send_keys("never true")
         browser.find_element(By.ID, "delete").click()
-        assert "Forgotten" in shown(browser, "p.ok").text
+        assert says(browser, "p.ok", "Forgotten")
         assert store.get(pottery, namespace=ALICE) is None
         browser.find_element(By.ID, "restore").click()
-        assert "Restored" in shown(browser, "p.ok").text
+        assert says(browser, "p.ok", "Restored")
         assert store.get(pottery, namespace=ALICE) is not None
         screenshot(browser, "restored")
         return
@@ -212,14 +222,14 @@ def test_delete_then_restore(site):
     from selenium.webdriver.support.ui import WebDriverWait
 
     WebDriverWait(browser, 30).until(ec.alert_is_present()).accept()  # it asks before deleting for good
-    assert "Deleted" in shown(browser, "p.ok").text
+    assert says(browser, "p.ok", "Deleted")
     assert store.get(lina, namespace=ALICE) is None
     # Restore: a memory the gardener archived comes back from its page.
     store.garden(ALICE, now=utcnow() + timedelta(days=45))
     assert store.get(pottery, namespace=ALICE) is None
     browser.get(f"{site['url']}/memory?ns=memories%2Falice&id={pottery}")
     browser.find_element(By.ID, "restore").click()
-    assert "Restored" in shown(browser, "p.ok").text
+    assert says(browser, "p.ok", "Restored")
     assert store.get(pottery, namespace=ALICE) is not None
     screenshot(browser, "restored")
 
