@@ -249,6 +249,11 @@ class StoreConnection:
 
     # -- embedding ----------------------------------------------------------------------
 
+    def query_vectors(self, query: str | QueryVectors) -> QueryVectors:
+        """``query``'s vectors: a text embedded (:meth:`embed_query`), vectors built by a
+        caller checked for this store (:meth:`QueryVectors.checked`)."""
+        return query.checked(self.dim) if isinstance(query, QueryVectors) else self.embed_query(query)
+
     def embed_query(self, text: str) -> QueryVectors:
         """Embed a query once; pass the result to :meth:`search` as many times as needed."""
         text = check_text("query", text, MAX_QUERY_CHARS)

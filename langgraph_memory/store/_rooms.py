@@ -263,7 +263,7 @@ class RoomMessages:
         if not isinstance(limit, int) or not 1 <= limit <= 1000:
             raise InvalidMemoryError("limit", "must be an integer from 1 to 1000")
         where = self._room_where(namespace, rooms)
-        vectors = query.checked(self.dim) if isinstance(query, QueryVectors) else self.embed_query(query)  # type: ignore[attr-defined]
+        vectors = self.query_vectors(query)  # type: ignore[attr-defined]
         # Chit-chat is filtered after the search, so look a little deeper than ``limit``.
         depth = limit if min_substance is None else min(1000, 4 * limit)
         [hits] = self._rooms_backend().query_batch([DenseQuery(vectors.dense, where, depth)])

@@ -345,7 +345,7 @@ def search_conversations(
         raise InvalidMemoryError("thread_id", "must be a string")
     floor = min_score_for(store.embedder) if min_score is None else float(min_score)
     validate_namespace(namespace)
-    vectors = query.checked(store.dim) if isinstance(query, QueryVectors) else store.embed_query(query)
+    vectors = store.query_vectors(query)
     hits: list[RecallHit] = []
     if "fact" in wanted:
         for h in store.search(vectors, namespace=namespace, limit=limit, mode="dense", kinds="fact", min_score=floor):

@@ -235,7 +235,7 @@ class MemoryStore(Lifecycle, RoomMembers, Moving, RoomMessages, StoreConnection)
         if mode not in ("hybrid", "dense", "bm25"):
             raise InvalidMemoryError("mode", f"unknown mode {mode!r}; expected hybrid, dense or bm25")
         where = search_filters(namespace, kinds, memory_types, categories, subjects, since, until, min_importance, channel)
-        vectors = query.checked(self.dim) if isinstance(query, QueryVectors) else self.embed_query(query)
+        vectors = self.query_vectors(query)
         if not isinstance(follow_links, bool):
             raise InvalidMemoryError("follow_links", "must be True or False")
         [hits] = self._read(search_plan(self.sparse_embeddings, vectors, where, limit, mode, with_vectors, follow_links))
